@@ -1,0 +1,143 @@
+package dev.custody.cli;
+
+import dev.custody.cli.command.BenchCommand;
+import dev.custody.cli.command.DiffCommand;
+import dev.custody.cli.command.EvalCommand;
+import dev.custody.cli.command.LintCommand;
+import dev.custody.cli.command.ReplayCommand;
+import dev.custody.cli.command.SchemaCommand;
+import dev.custody.cli.command.TestCommand;
+import dev.custody.cli.command.ValidateCommand;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Help;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.UsageMessageSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code custody}: the policy engine's command-line tool (DESIGN §5). Each verb is its own
+ * {@code Callable<Integer>} in {@code dev.custody.cli.command}; to add one, list its class in
+ * {@code subcommands} below.
+ *
+ * <p>{@link #commandLine(CliEnvironment)} builds the configured command line (writers, error handlers,
+ * colour, the shared exit-code table), so tests run any command in-process with captured output;
+ * {@link #main} runs it on the real process.
+ */
+@Command(name = "custody",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Spend-control policies for a custody service: validate and lint CEL rules, evaluate, "
+                + "replay and diff action streams, run policy tests, benchmark.",
+        subcommands = {
+            ValidateCommand.class,
+            LintCommand.class,
+            EvalCommand.class,
+            ReplayCommand.class,
+            DiffCommand.class,
+            TestCommand.class,
+            BenchCommand.class,
+            SchemaCommand.class,
+            CommandLine.HelpCommand.class,
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  custody validate --action withdrawal.create --effect DENY 'withdrawal.value_usd > 10000'",
+            "  custody lint --format github policies/",
+            "  custody replay --policies policies/ --actions actions.jsonl --format jsonl > decisions.jsonl",
+            "  custody test policies/tests/",
+            "  custody help replay",
+        })
+public final class Custody implements Callable<Integer> {
+
+    /** The exit codes, shown under every command's help (DESIGN §5). */
+    static final Map<String, String> EXIT_CODES = exitCodes();
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT,
+            description = "Print the stack trace of internal errors.")
+    boolean debug;
+
+    @Spec
+    CommandSpec spec;
+
+    private final CliEnvironment environment;
+
+    /** A root over the real process (what picocli's tools, such as the completion generator, instantiate). */
+    public Custody() {
+        this(CliEnvironment.system());
+    }
+
+    /** A root over this environment. */
+    public Custody(CliEnvironment environment) {
+        this.environment = environment;
+    }
+
+    /** The streams, clock and terminal settings the commands use. */
+    public CliEnvironment environment() {
+        return environment;
+    }
+
+    /** Colour for text output, per the environment. */
+    public Style style() {
+        return new Style(environment.colour());
+    }
+
+    /** {@code custody} alone: the usage on stderr, exit 2. */
+    @Override
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return ExitCode.USAGE;
+    }
+
+    /** The command line over the real process. */
+    public static CommandLine commandLine() {
+        return commandLine(CliEnvironment.system());
+    }
+
+    /**
+     * The configured command line over an environment: its writers, the error handlers mapping failures to
+     * exit codes 2 and 3, colour only when the environment allows it, the exit-code table in every help.
+     */
+    public static CommandLine commandLine(CliEnvironment environment) {
+        CommandLine cl = new CommandLine(new Custody(environment));
+        cl.setOut(environment.out());
+        cl.setErr(environment.err());
+        ErrorHandler handler = new ErrorHandler();
+        cl.setExecutionExceptionHandler(handler);
+        cl.setParameterExceptionHandler(handler);
+        cl.setColorScheme(Help.defaultColorScheme(environment.colour() ? Help.Ansi.ON : Help.Ansi.OFF));
+        addExitCodes(cl);
+        return cl;
+    }
+
+    public static void main(String[] args) {
+        CommandLine cl = commandLine();
+        int exit = cl.execute(args);
+        cl.getOut().flush();
+        cl.getErr().flush();
+        System.exit(exit);
+    }
+
+    private static void addExitCodes(CommandLine cl) {
+        UsageMessageSpec usage = cl.getCommandSpec().usageMessage();
+        if (usage.exitCodeList().isEmpty()) {
+            usage.exitCodeListHeading("%nExit codes:%n").exitCodeList(EXIT_CODES);
+        }
+        cl.getSubcommands().values().forEach(Custody::addExitCodes);
+    }
+
+    private static Map<String, String> exitCodes() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put("  " + ExitCode.OK, "success: valid, no lint errors, tests pass, command done");
+        m.put("  " + ExitCode.INPUT, "the input has problems: invalid condition, lint errors, failing tests, "
+                + "malformed action lines, changes with --fail-on-change");
+        m.put("  " + ExitCode.USAGE, "usage error: unknown option, missing argument, unknown action or effect");
+        m.put("  " + ExitCode.IO, "i/o, network or internal error: missing file, unreadable input");
+        return m;
+    }
+}

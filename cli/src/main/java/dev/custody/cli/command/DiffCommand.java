@@ -1,0 +1,238 @@
+package dev.custody.cli.command;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.custody.cli.CliEnvironment;
+import dev.custody.cli.Converters;
+import dev.custody.cli.Custody;
+import dev.custody.cli.ExitCode;
+import dev.custody.cli.Style;
+import dev.custody.cli.VersionProvider;
+import dev.custody.engine.compile.RuleCompiler;
+import dev.custody.engine.eval.Decision;
+import dev.custody.engine.eval.Evaluator;
+import dev.custody.engine.policy.PolicyValidator;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code custody diff}: the impact of a policy revision. Every action of the stream is decided against the
+ * base and the head policy sets (each exactly as {@code replay} would); the actions whose decision or
+ * attribution (policy, rule, fail-closed) differs are listed, then a table of transitions such as
+ * {@code NO_MATCH → DENY  412}. Exit 1 with {@code --fail-on-change} when anything changed, and when a line is
+ * malformed or a policy set does not load or compile.
+ */
+@Command(name = "diff",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = "Actions whose decision or attribution differs between two policy sets.",
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  custody diff --base main-policies/ --head policies/ --actions last-month.jsonl",
+            "  custody diff --base old/limits.yaml --head new/limits.yaml --actions a.jsonl --fail-on-change",
+            "  custody diff --base old/ --head new/ --actions a.jsonl --format jsonl > changes.jsonl",
+        })
+public final class DiffCommand implements Callable<Integer> {
+    private static final int MAX_MALFORMED_REPORTED = 20;
+
+    /** Output formats. */
+    enum Format { text, jsonl, json }
+
+    @ParentCommand
+    Custody root;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--base", required = true, arity = "1..*", paramLabel = "PATH",
+            description = "Policy files or directories before the change.")
+    List<Path> base;
+
+    @Option(names = "--head", required = true, arity = "1..*", paramLabel = "PATH",
+            description = "Policy files or directories after the change.")
+    List<Path> head;
+
+    @Option(names = "--actions", required = true, paramLabel = "FILE",
+            description = "Action stream, one JSON action per line; `-` reads standard input.")
+    String actions;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    Format format;
+
+    @Option(names = "--fail-on-change", description = "Exit 1 when any action's decision or attribution changed.")
+    boolean failOnChange;
+
+    @Option(names = "--now", paramLabel = "INSTANT", converter = Converters.InstantConverter.class,
+            description = "Instant for actions without `at` (default: now).")
+    Instant now;
+
+    @Option(names = "--time-budget", paramLabel = "DURATION", defaultValue = "100ms",
+            converter = Converters.DurationConverter.class,
+            description = "Time budget of one evaluation (default: ${DEFAULT-VALUE}).")
+    Duration timeBudget;
+
+    /** A change of decision, or of attribution when {@code from} equals {@code to}. */
+    record Transition(String from, String to) {
+        String label() {
+            return from + " → " + to + (from.equals(to) ? " (attribution)" : "");
+        }
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        CliEnvironment env = root.environment();
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        try (ActionStream stream = new ActionStream(Inputs.lines(actions, env.stdin()))) {
+            PolicyValidator validator = new PolicyValidator(RuleCompiler.create());
+            PolicySet baseSet = PolicySet.read(base, validator);
+            PolicySet headSet = PolicySet.read(head, validator);
+            Evaluator evaluator = ReplayCommand.evaluator(env, now, timeBudget);
+            Decider baseDecider = new Decider(baseSet, evaluator, err, "base policies");
+            Decider headDecider = new Decider(headSet, evaluator, err, "head policies");
+            JsonGenerator g = format == Format.text ? null : JsonOutput.generator(out);
+            if (format == Format.json) {
+                g.writeStartObject();
+                g.writeArrayFieldStart("changes");
+            }
+            Style style = root.style();
+            Map<Transition, long[]> transitions = new LinkedHashMap<>();
+            long total = 0;
+            long changed = 0;
+            long malformed = 0;
+            ActionStream.Line line;
+            while ((line = stream.next()) != null) {
+                if (line instanceof ActionStream.ActionLine a) {
+                    total++;
+                    Decision before = baseDecider.decide(a.action(), false);
+                    Decision after = headDecider.decide(a.action(), false);
+                    if (!changed(before, after)) {
+                        continue;
+                    }
+                    changed++;
+                    transitions.computeIfAbsent(new Transition(label(before), label(after)), k -> new long[1])[0]++;
+                    if (g == null) {
+                        out.println(textLine(a, before, after, style));
+                    } else {
+                        change(g, a, before, after);
+                        if (format == Format.jsonl) {
+                            g.writeRaw('\n');
+                        }
+                    }
+                } else if (line instanceof ActionStream.Malformed m) {
+                    total++;
+                    if (++malformed <= MAX_MALFORMED_REPORTED) {
+                        err.println("error: line " + m.number() + ": malformed action line: " + m.message());
+                    }
+                } else if (line instanceof ActionStream.EventLine) {
+                    // Not an action (DESIGN §4); like replay, no velocity ledger is applied yet.
+                    continue;
+                }
+            }
+            if (malformed > MAX_MALFORMED_REPORTED) {
+                err.println("error: " + (malformed - MAX_MALFORMED_REPORTED) + " more malformed action lines");
+            }
+            List<Map.Entry<Transition, long[]>> table = new ArrayList<>(transitions.entrySet());
+            table.sort(Comparator.comparingLong((Map.Entry<Transition, long[]> e) -> e.getValue()[0]).reversed()
+                    .thenComparing(e -> e.getKey().label()));
+            String summary = Inputs.plural(total, "action") + ", " + changed + " changed"
+                    + (malformed > 0 ? ", " + malformed + " malformed (denied on both sides)" : "");
+            if (format == Format.json) {
+                g.writeEndArray();
+                g.writeNumberField("actions", total);
+                g.writeNumberField("changed", changed);
+                g.writeNumberField("malformed_lines", malformed);
+                g.writeArrayFieldStart("transitions");
+                for (Map.Entry<Transition, long[]> e : table) {
+                    g.writeStartObject();
+                    g.writeStringField("from", e.getKey().from());
+                    g.writeStringField("to", e.getKey().to());
+                    g.writeNumberField("count", e.getValue()[0]);
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+                g.writeEndObject();
+                g.writeRaw('\n');
+            }
+            if (g != null) {
+                g.flush();
+            }
+            PrintWriter tableOut = format == Format.text ? out : err;
+            if (format == Format.text && changed > 0) {
+                out.println();
+            }
+            tableOut.println(summary);
+            int width = table.stream().mapToInt(e -> e.getKey().label().length()).max().orElse(0);
+            for (Map.Entry<Transition, long[]> e : table) {
+                String label = e.getKey().label();
+                tableOut.println("  " + label + " ".repeat(width - label.length()) + "  " + e.getValue()[0]);
+            }
+            out.flush();
+            err.flush();
+            boolean failed = malformed > 0 || baseDecider.failed() || headDecider.failed();
+            return failed || (failOnChange && changed > 0) ? ExitCode.INPUT : ExitCode.OK;
+        }
+    }
+
+    /** Whether two decisions differ in outcome or attribution. */
+    static boolean changed(Decision a, Decision b) {
+        return a.decision() != b.decision() || a.failClosed() != b.failClosed()
+                || !Objects.equals(a.policyId(), b.policyId()) || !Objects.equals(a.ruleId(), b.ruleId());
+    }
+
+    /** {@code DENY}, or {@code DENY (fail-closed)}. */
+    static String label(Decision d) {
+        return d.decision().name() + (d.failClosed() ? " (fail-closed)" : "");
+    }
+
+    private static String textLine(ActionStream.ActionLine a, Decision before, Decision after, Style style) {
+        String id = a.action().id() == null ? "line " + a.number() : a.action().id();
+        StringBuilder s = new StringBuilder(id);
+        s.append(" ".repeat(Math.max(1, 13 - id.length())));
+        String change = label(before) + " → " + label(after);
+        s.append(style.bold(change)).append(" ".repeat(Math.max(1, 26 - change.length())));
+        s.append(attribution(before)).append(" → ").append(attribution(after));
+        return s.toString();
+    }
+
+    private static String attribution(Decision d) {
+        return d.ruleId() == null ? "-" : d.ruleId();
+    }
+
+    private static void change(JsonGenerator g, ActionStream.ActionLine a, Decision before, Decision after)
+            throws IOException {
+        g.writeStartObject();
+        g.writeStringField("id", a.action().id());
+        g.writeNumberField("line", a.number());
+        g.writeStringField("action", a.action().action().wireName());
+        side(g, "base", before);
+        side(g, "head", after);
+        g.writeEndObject();
+    }
+
+    private static void side(JsonGenerator g, String name, Decision d) throws IOException {
+        g.writeObjectFieldStart(name);
+        g.writeStringField("decision", d.decision().name());
+        g.writeStringField("policy_id", d.policyId());
+        g.writeStringField("rule_id", d.ruleId());
+        g.writeStringField("reason", d.reason());
+        g.writeBooleanField("fail_closed", d.failClosed());
+        g.writeStringField("error", d.error());
+        g.writeEndObject();
+    }
+}

@@ -1,0 +1,41 @@
+package dev.custody.cli.command;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.Writer;
+
+/**
+ * JSON output of every command: compact (one line per document, one line per record in JSONL), key order as
+ * built (the maps are {@link java.util.LinkedHashMap}s), UTF-8 text, never closing or flushing the writer
+ * behind the caller's back (a replay flushes once, at the end).
+ */
+final class JsonOutput {
+    static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+                    .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
+                    .build())
+            .build();
+
+    private JsonOutput() {}
+
+    /** A value (maps, lists, strings, numbers, booleans, null) as compact JSON. */
+    static String write(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    /** A streaming generator over a writer, for records written one by one. */
+    static JsonGenerator generator(Writer out) throws IOException {
+        JsonGenerator g = MAPPER.getFactory().createGenerator(out);
+        g.setRootValueSeparator(null);
+        return g;
+    }
+}

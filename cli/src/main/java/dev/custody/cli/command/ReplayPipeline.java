@@ -1,0 +1,129 @@
+package dev.custody.cli.command;
+
+import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.eval.Decision;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Replays a stream on every core while keeping its order and bounding its memory.
+ *
+ * <h2>Design</h2>
+ * The stream is cut into batches of {@value #BATCH} lines, and each batch goes through four stages:
+ * <ol>
+ *   <li><b>parse</b> (pool): JSON lines to actions, malformed lines and event records;
+ *   <li><b>sequence</b> (this thread, stream order): everything that depends on the order of the stream:
+ *       events are consumed, and each action gets its workspace's bundle (built, and reported on stderr when
+ *       invalid, on first use);
+ *   <li><b>decide and render</b> (pool): the decisions, rendered to text or JSON in a per-batch buffer;
+ *   <li><b>write</b> (this thread, stream order): the buffer to the output, the counts to the summary.
+ * </ol>
+ * Decisions are pure functions of the action and the bundle, so deciding batches in parallel cannot change
+ * them; whatever depends on order stays in the sequence stage, which is where a velocity ledger belongs. At
+ * most {@value #DEPTH} batches wait in each pooled stage, so memory does not grow with the stream.
+ *
+ * <p>One instance per replay; used from one thread.
+ */
+final class ReplayPipeline implements AutoCloseable {
+    static final int BATCH = 256;
+    static final int DEPTH = 8;
+
+    /** Order-dependent work on a parsed batch: returns the bundle of each line (null for non-actions). */
+    interface Sequencer {
+        List<PolicyBundle> sequence(List<ActionStream.Line> lines);
+    }
+
+    /** Decides and renders a batch; runs on the pool, so it must be thread-safe. */
+    interface Renderer {
+        Rendered render(List<ActionStream.Line> lines, List<PolicyBundle> bundles);
+    }
+
+    /** Writes a rendered batch, in stream order. */
+    interface Writer {
+        void write(Rendered batch) throws IOException;
+    }
+
+    /** A decided batch: its lines, their decisions (null where a line is not an action), the rendered text. */
+    record Rendered(List<ActionStream.Line> lines, List<Decision> decisions, String text) {}
+
+    private final ExecutorService pool;
+
+    /** @param threads how many threads parse and decide (at least 1) */
+    ReplayPipeline(int threads) {
+        this.pool = Executors.newFixedThreadPool(Math.max(1, threads), r -> {
+            Thread t = new Thread(r, "custody-replay");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    /** Runs the stream to its end. */
+    void run(ActionStream stream, Sequencer sequencer, Renderer renderer, Writer writer) throws IOException {
+        ArrayDeque<Future<List<ActionStream.Line>>> parsing = new ArrayDeque<>();
+        ArrayDeque<Future<Rendered>> rendering = new ArrayDeque<>();
+        boolean end = false;
+        while (true) {
+            while (!end && parsing.size() < DEPTH) {
+                List<ActionStream.RawLine> raw = stream.nextBatch(BATCH);
+                if (raw.isEmpty()) {
+                    end = true;
+                } else {
+                    parsing.add(pool.submit(() -> parse(raw)));
+                }
+            }
+            if (parsing.isEmpty() && rendering.isEmpty()) {
+                return;
+            }
+            if (!parsing.isEmpty()) {
+                List<ActionStream.Line> lines = get(parsing.poll());
+                List<PolicyBundle> bundles = sequencer.sequence(lines);
+                rendering.add(pool.submit(() -> renderer.render(lines, bundles)));
+            }
+            while (!rendering.isEmpty()
+                    && (rendering.peek().isDone() || rendering.size() >= DEPTH || parsing.isEmpty())) {
+                writer.write(get(rendering.poll()));
+            }
+        }
+    }
+
+    private static List<ActionStream.Line> parse(List<ActionStream.RawLine> raw) {
+        List<ActionStream.Line> out = new ArrayList<>(raw.size());
+        for (ActionStream.RawLine r : raw) {
+            out.add(ActionStream.parse(r.number(), r.text()));
+        }
+        return out;
+    }
+
+    private static <T> T get(Future<T> f) throws IOException {
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("replay interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof UncheckedIOException u) {
+                throw u.getCause();
+            }
+            if (c instanceof RuntimeException r) {
+                throw r;
+            }
+            if (c instanceof Error err) {
+                throw err;
+            }
+            throw new IllegalStateException(c);
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+}

@@ -1,0 +1,125 @@
+package dev.custody.cli.command;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.custody.cli.Cli;
+import dev.custody.cli.ExitCode;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ValidateCommandTest {
+
+    @Test
+    void aValidConditionPrintsValidAndExitsZero() {
+        Cli.Result r = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY",
+                "withdrawal.value_usd > 10000");
+        assertEquals(ExitCode.OK, r.exit(), r.toString());
+        assertEquals("valid\n", r.out());
+        assertEquals("", r.err());
+    }
+
+    @Test
+    void anUnknownFieldShowsTheConditionWithACaretUnderTheFieldAndExitsOne() {
+        Cli.Result r = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY",
+                "withdrawal.amout > 1");
+        assertEquals(ExitCode.INPUT, r.exit(), r.toString());
+        assertEquals(List.of(
+                "error[unknown_field] 1:12: unknown field `withdrawal.amout`",
+                " | withdrawal.amout > 1",
+                " | ...........^",
+                " = hint: did you mean `withdrawal.amount`?",
+                "invalid: 1 error"), r.outLines());
+    }
+
+    @Test
+    void aCaretPerErrorOnItsOwnLineOfAMultiLineCondition() {
+        Cli.Result r = Cli.run("validate", "--action", "web3.contract_call", "--effect", "DENY",
+                "resource.value_wei != \"0\"\n  && resource.decoded_args.to == \"0x1\"");
+        assertEquals(ExitCode.INPUT, r.exit(), r.toString());
+        assertEquals("error[unguarded_dynamic_read] 2:28: ", r.outLines().get(0).substring(0, 36));
+        assertEquals(" |   && resource.decoded_args.to == \"0x1\"", r.outLines().get(1));
+        assertEquals(" | ...........................^", r.outLines().get(2));
+    }
+
+    @Test
+    void warningsAloneKeepTheConditionValid() {
+        Cli.Result r = Cli.run("validate", "--action", "withdrawal.create", "--effect", "ALLOW",
+                "principal.user_email.endsWith('@example.com')");
+        assertEquals(ExitCode.OK, r.exit(), r.toString());
+        assertEquals("warning[unguarded_optional_read] 1:11: `principal.user_email` is optional and read without a "
+                + "`has()` guard", r.outLines().get(0));
+        assertEquals("valid (1 warning)", r.outLines().get(r.outLines().size() - 1));
+    }
+
+    @Test
+    void jsonPrintsExactlyValidAndDiagnostics() {
+        Cli.Result r = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY", "--format", "json",
+                "withdrawal.amout > 1");
+        assertEquals(ExitCode.INPUT, r.exit());
+        assertEquals("{\"valid\":false,\"diagnostics\":[{\"severity\":\"error\",\"code\":\"unknown_field\","
+                + "\"message\":\"unknown field `withdrawal.amout`\",\"line\":1,\"column\":12,"
+                + "\"hint\":\"did you mean `withdrawal.amount`?\"}]}\n", r.out());
+
+        Cli.Result ok = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY", "--format", "json",
+                "withdrawal.amount > 1");
+        assertEquals(ExitCode.OK, ok.exit());
+        assertEquals("{\"valid\":true,\"diagnostics\":[]}\n", ok.out());
+    }
+
+    @Test
+    void aDashReadsTheConditionFromStandardInput() {
+        Cli.Result r = Cli.runWithInput("principal.role == \"guest\"\n", "validate", "--action", "withdrawal.create",
+                "--effect", "DENY", "-");
+        assertEquals(ExitCode.OK, r.exit(), r.toString());
+        assertEquals("valid\n", r.out());
+    }
+
+    @Test
+    void anEmptyConditionIsInvalid() {
+        Cli.Result r = Cli.runWithInput("\n", "validate", "--action", "withdrawal.create", "--effect", "DENY", "-");
+        assertEquals(ExitCode.INPUT, r.exit());
+        assertEquals("error[empty_condition] 1:1: condition is empty", r.outLines().get(0));
+    }
+
+    @Test
+    void anUnknownActionIsAUsageError() {
+        Cli.Result r = Cli.run("validate", "--action", "withdrawl.create", "--effect", "DENY", "true");
+        assertEquals(ExitCode.USAGE, r.exit());
+        assertEquals("", r.out());
+        assertEquals("error: invalid value for option `--action`: unknown action `withdrawl.create` (did you mean "
+                + "`withdrawal.create`?); actions: withdrawal.create, web3.contract_call; see `custody validate --help`\n",
+                r.err());
+    }
+
+    @Test
+    void anUnknownEffectIsAUsageError() {
+        Cli.Result r = Cli.run("validate", "--action", "withdrawal.create", "--effect", "deny", "true");
+        assertEquals(ExitCode.USAGE, r.exit());
+        assertEquals("error: invalid value for option `--effect`: unknown effect `deny` (did you mean `DENY`?); "
+                + "effects: ALLOW, DENY; see `custody validate --help`\n", r.err());
+    }
+
+    @Test
+    void anUnknownFlagIsAUsageErrorWithASuggestion() {
+        Cli.Result r = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY", "--formt", "json",
+                "true");
+        assertEquals(ExitCode.USAGE, r.exit());
+        assertEquals("error: unknown option `--formt` (did you mean `--format`?); see `custody validate --help`\n",
+                r.err());
+    }
+
+    @Test
+    void aMissingConditionIsAUsageError() {
+        Cli.Result r = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY");
+        assertEquals(ExitCode.USAGE, r.exit());
+        assertEquals("error: missing required parameter: `CONDITION`; see `custody validate --help`\n", r.err());
+    }
+
+    @Test
+    void anUnknownFormatIsAUsageError() {
+        Cli.Result r = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY", "--format", "xml", "1");
+        assertEquals(ExitCode.USAGE, r.exit());
+        assertEquals("error: invalid value for option `--format`: expected one of [text, json] (case-sensitive) but was "
+                + "`xml`; see `custody validate --help`\n", r.err());
+    }
+}
