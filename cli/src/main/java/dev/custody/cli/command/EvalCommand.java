@@ -160,10 +160,11 @@ public final class EvalCommand implements Callable<Integer> {
             try {
                 tree = JsonOutput.MAPPER.readValue(json, Object.class);
             } catch (JsonProcessingException e) {
-                throw CliException.input("payload is not valid JSON: " + e.getOriginalMessage().lines().findFirst()
-                        .orElse("unreadable").replaceAll("'([^']*)'", "`$1`").replace('"', '`')
-                        + (e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ", column "
-                        + e.getLocation().getColumnNr() + ")"));
+                String m = e.getOriginalMessage().lines().findFirst().orElse("unreadable")
+                        .replaceAll("'([^']*)'", "`$1`").replace('"', '`');
+                m = m.isEmpty() ? m : Character.toLowerCase(m.charAt(0)) + m.substring(1);
+                throw CliException.input("payload is not valid JSON: " + m + (e.getLocation() == null ? ""
+                        : " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")"));
             }
             if (!(tree instanceof Map<?, ?> m)) {
                 throw CliException.input("payload must be a JSON object");
