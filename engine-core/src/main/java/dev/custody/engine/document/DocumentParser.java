@@ -146,6 +146,8 @@ public final class DocumentParser {
         if (m == null) {
             return "unreadable";
         }
+        // Jackson's "(start marker at [Source: …])" tail quotes the file itself (across lines): drop it
+        m = m.replaceAll("(?s)\\s*\\(start marker at .*", "");
         int nl = m.indexOf('\n');
         if (nl >= 0) {
             m = m.substring(0, nl);

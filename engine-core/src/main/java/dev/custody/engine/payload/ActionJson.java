@@ -58,6 +58,8 @@ public final class ActionJson {
             tree = MAPPER.readValue(json, Object.class);
         } catch (JsonProcessingException e) {
             String m = e.getOriginalMessage() == null ? "unreadable" : e.getOriginalMessage();
+            // Jackson's "(start marker at [Source: …])" tail is parser internals, not for users
+            m = m.replaceAll("(?s)\\s*\\(start marker at .*", "");
             int nl = m.indexOf('\n');
             if (nl >= 0) {
                 m = m.substring(0, nl);
