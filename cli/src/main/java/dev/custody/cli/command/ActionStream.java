@@ -1,6 +1,10 @@
 package dev.custody.cli.command;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.ActionJson;
 import java.io.BufferedReader;
@@ -32,6 +36,13 @@ final class ActionStream implements Closeable {
 
     /** A non-action record (it has an {@code "event"} key). */
     record EventLine(long number, String event, Map<String, Object> record) implements Line {}
+
+    /** Reads event records as strictly as {@link ActionJson} reads actions (duplicate keys, trailing tokens). */
+    private static final ObjectReader EVENTS = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build()
+            .readerFor(Object.class);
 
     private final BufferedReader reader;
     private long number;
@@ -95,7 +106,7 @@ final class ActionStream implements Closeable {
     @SuppressWarnings("unchecked")
     private static Map<String, Object> event(String text) {
         try {
-            Object tree = JsonOutput.MAPPER.readValue(text, Object.class);
+            Object tree = EVENTS.readValue(text);
             return tree instanceof Map<?, ?> m && m.containsKey("event") ? (Map<String, Object>) m : null;
         } catch (JsonProcessingException e) {
             return null;

@@ -32,7 +32,7 @@ final class Decider {
         this.label = label;
         if (policies.loadFailure() != null) {
             failed = true;
-            err.println("error: " + label + " could not be loaded; every action is denied (fail_closed):");
+            err.println("error: the " + label + " could not be loaded; every action is denied (fail_closed):");
             policies.readErrors().forEach(f -> err.println("  " + f.oneLine()));
         }
     }
@@ -53,9 +53,9 @@ final class Decider {
         PolicyBundle bundle = policies.bundle(action.workspaceId());
         if (!bundle.valid() && reported.add(bundle)) {
             failed = true;
-            String ws = action.workspaceId() == null ? "actions without a workspace"
-                    : "workspace `" + action.workspaceId() + "`";
-            err.println("error: " + label + " of " + ws + " do not compile; its actions are denied (fail_closed):");
+            err.println("error: the " + label + (action.workspaceId() == null
+                    ? " for actions without a workspace do not compile; those actions are denied (fail_closed):"
+                    : " of workspace `" + action.workspaceId() + "` do not compile; its actions are denied (fail_closed):"));
             policies.problems(bundle).forEach(p -> err.println("  " + p));
         }
         return bundle;

@@ -18,9 +18,14 @@ final class Diagnostics {
         return rendered.startsWith(head) ? style.severity(d.severity(), head) + rendered.substring(head.length()) : rendered;
     }
 
-    /** One sentence saying what a code means. */
+    /** One sentence saying what a code means (codes added to the engine later read as their id). */
     static String describe(DiagnosticCode code) {
-        return DESCRIPTIONS.get(code);
+        String d = DESCRIPTIONS.get(code);
+        if (d != null) {
+            return d;
+        }
+        String words = code.id().replace('_', ' ');
+        return Character.toUpperCase(words.charAt(0)) + words.substring(1) + ".";
     }
 
     private static Map<DiagnosticCode, String> descriptions() {

@@ -26,6 +26,7 @@ final class ReplaySummary {
     private long actions;
     private long failClosed;
     private long malformed;
+    private long overBudget;
     private final long start = System.nanoTime();
     private long elapsed = -1;
 
@@ -40,6 +41,9 @@ final class ReplaySummary {
         decisions.get(d.decision())[0]++;
         if (d.failClosed()) {
             failClosed++;
+            if (d.error() != null && d.error().startsWith("time budget")) {
+                overBudget++;
+            }
         }
         if (d.ruleId() != null) {
             String key = d.policyId() + '\u0000' + d.ruleId() + '\u0000' + d.decision() + (d.failClosed() ? "!" : "");
@@ -96,6 +100,10 @@ final class ReplaySummary {
         err.println(String.format("  %-9s %8d", "NO_MATCH", count(Outcome.NO_MATCH)));
         if (malformed > 0) {
             err.println(String.format("  %-9s %8d", "malformed", malformed) + "  (denied, fail-closed)");
+        }
+        if (overBudget > 0) {
+            err.println("  " + overBudget + " denied for running past the time budget: on a busy machine, raise it "
+                    + "with --time-budget");
         }
         for (Map.Entry<String, long[]> e : events.entrySet()) {
             err.println("  skipped " + Inputs.plural(e.getValue()[0], "`" + e.getKey() + "` event") + " (not actions)");
