@@ -205,7 +205,7 @@ public final class DiffCommand implements Callable<Integer> {
         StringBuilder s = new StringBuilder(id);
         s.append(" ".repeat(Math.max(1, 13 - id.length())));
         String change = label(before) + " → " + label(after);
-        s.append(style.bold(change)).append(" ".repeat(Math.max(1, 26 - change.length())));
+        s.append(style.bold(change)).append(" ".repeat(Math.max(1, 34 - change.length())));
         s.append(attribution(before)).append(" → ").append(attribution(after));
         return s.toString();
     }

@@ -133,6 +133,10 @@ public final class EvalCommand implements Callable<Integer> {
         // budget; evaluating once beforehand (conditions are pure) keeps the budget about the condition itself.
         condition.evaluate(payload, System.nanoTime() + Duration.ofSeconds(10).toNanos());
         ConditionResult result = condition.evaluate(payload, System.nanoTime() + timeBudget.toNanos());
+        if (result instanceof ConditionResult.Failure f && f.budgetExceeded()) {
+            // once more, as replay does: a stalled machine must not decide the result
+            result = condition.evaluate(payload, System.nanoTime() + timeBudget.toNanos());
+        }
         Map<String, Object> fields = explain ? fieldsRead(text, payload) : null;
         Boolean value = result instanceof ConditionResult.Value v ? v.value() : null;
         String error = result instanceof ConditionResult.Failure f ? f.message() : null;

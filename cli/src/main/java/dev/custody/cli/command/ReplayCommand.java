@@ -55,8 +55,10 @@ import picocli.CommandLine.Spec;
             "  custody replay --policies policies/ --actions last-month.jsonl --format jsonl > decisions.jsonl",
             "  custody replay --policies policies/ --actions - --explain --format jsonl < one-action.jsonl",
             "",
-            "Formats: text (one line per action), jsonl (one decision record per line, DESIGN §4), json (one",
-            "document: {\"decisions\": [...], \"summary\": {...}}).",
+            "Formats: text (one line per action), jsonl (one decision record per line),",
+            "json (one document: {\"decisions\": [...], \"summary\": {...}}).",
+            "An action that runs past --time-budget is decided once more before it is",
+            "denied, so a stalled machine does not decide it; a slow rule stays denied.",
         })
 public final class ReplayCommand implements Callable<Integer> {
 

@@ -157,7 +157,7 @@ public final class TestCommand implements Callable<Integer> {
             Evaluator evaluator = Evaluator.builder().clock(Clock.fixed(now, ZoneOffset.UTC)).timeBudget(timeBudget).build();
             Decision d = set.loadFailure() != null
                     ? Decision.failClosed(c.action().id(), c.action().action(), set.loadFailure(), 0)
-                    : evaluator.evaluate(set.bundle(c.action().workspaceId()), c.action(), true);
+                    : Decider.evaluate(evaluator, set.bundle(c.action().workspaceId()), c.action(), true);
             for (TraceEntry t : d.trace()) {
                 if (t.result() == TraceEntry.Result.TRUE) {
                     matched.add(new RuleRef(t.policyId(), t.ruleId()));
