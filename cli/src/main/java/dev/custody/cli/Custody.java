@@ -47,9 +47,10 @@ import picocli.CommandLine.Spec;
         },
         footerHeading = "%nExamples:%n",
         footer = {
-            "  custody validate --action withdrawal.create --effect DENY 'withdrawal.value_usd > 10000'",
+            "  custody validate --action withdrawal.create --effect DENY \\",
+            "      'withdrawal.value_usd > 10000'",
             "  custody lint --format github policies/",
-            "  custody replay --policies policies/ --actions actions.jsonl --format jsonl > decisions.jsonl",
+            "  custody replay --policies policies/ --actions actions.jsonl",
             "  custody test policies/tests/",
             "  custody help replay",
         })

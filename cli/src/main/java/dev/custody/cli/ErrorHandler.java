@@ -1,11 +1,13 @@
 package dev.custody.cli;
 
+import dev.custody.engine.diagnostic.Suggestions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine;
@@ -34,10 +36,11 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
             line.append(first.startsWith("-") ? "unknown option `" + first + "`"
                     : !cl.getSubcommands().isEmpty() ? "unknown command `" + first + "`"
                     : "unexpected argument `" + first + "`");
-            List<String> suggestions = u.getSuggestions();
-            if (!suggestions.isEmpty()) {
-                line.append(" (did you mean `").append(suggestions.get(0)).append("`?)");
-            }
+            // our own "did you mean": picocli's suggestions are sometimes empty, sometimes far-fetched
+            List<String> candidates = new ArrayList<>(first.startsWith("-")
+                    ? cl.getCommandSpec().optionsMap().keySet() : cl.getSubcommands().keySet());
+            Suggestions.closest(first.replaceFirst("=.*", ""), candidates)
+                    .ifPresent(s -> line.append(" (did you mean `").append(s).append("`?)"));
         } else {
             line.append(style(ex.getMessage()));
         }
@@ -104,6 +107,9 @@ final class ErrorHandler implements IExecutionExceptionHandler, IParameterExcept
     /** Picocli's "Unknown option: '--x'" as our style: "unknown option: `--x`". */
     static String style(String message) {
         String m = firstLine(message).replaceAll("'([^']*)'", "`$1`");
+        if (m.regionMatches(true, 0, "error: ", 0, 7)) {
+            m = m.substring(7);
+        }
         if (!m.isEmpty() && Character.isUpperCase(m.charAt(0))
                 && (m.length() == 1 || !Character.isUpperCase(m.charAt(1)))) {
             m = m.substring(0, 1).toLowerCase(Locale.ROOT) + m.substring(1);

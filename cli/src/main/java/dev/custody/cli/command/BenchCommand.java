@@ -37,12 +37,15 @@ import picocli.CommandLine.Spec;
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = "Evaluations per second and latency percentiles of the compiled policies, after warm-up.",
+        description = {"Decisions per second and latency percentiles, after warm-up.",
+            "Parsing is timed apart; only the evaluation of each action is measured."},
         footerHeading = "%nExamples:%n",
         footer = {
             "  custody bench --policies policies/ --actions actions.jsonl",
-            "  custody bench --policies policies/ --actions actions.jsonl --duration 10s --warmup 3s",
-            "  custody bench --policies policies/ --actions actions.jsonl --iterations 1000000 --format json",
+            "  custody bench --policies policies/ --actions actions.jsonl \\",
+            "      --duration 10s --warmup 3s",
+            "  custody bench --policies policies/ --actions actions.jsonl \\",
+            "      --iterations 1000000 --format json",
         })
 public final class BenchCommand implements Callable<Integer> {
 

@@ -39,12 +39,14 @@ import picocli.CommandLine.Spec;
 @Command(name = "diff",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = "Actions whose decision or attribution differs between two policy sets.",
+        description = {"Actions whose decision or attribution differs between policy sets.",
+            "The impact of a pending revision: each action is decided against --base and --head."},
         footerHeading = "%nExamples:%n",
         footer = {
-            "  custody diff --base main-policies/ --head policies/ --actions last-month.jsonl",
-            "  custody diff --base old/limits.yaml --head new/limits.yaml --actions a.jsonl --fail-on-change",
-            "  custody diff --base old/ --head new/ --actions a.jsonl --format jsonl > changes.jsonl",
+            "  custody diff --base main/policies --head policies --actions month.jsonl",
+            "  custody diff --base old/limits.yaml --head new/limits.yaml \\",
+            "      --actions month.jsonl --fail-on-change",
+            "  custody diff --base old/ --head new/ --actions month.jsonl --format jsonl",
         })
 public final class DiffCommand implements Callable<Integer> {
     private static final int MAX_MALFORMED_REPORTED = 20;

@@ -44,13 +44,14 @@ import picocli.CommandLine.Spec;
 @Command(name = "lint",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = "Validate policy files and directories (recursive); findings at file:line:column.",
+        description = {"Validate policy files and directories; findings at file:line:column.",
+            "Directories are searched recursively; *.test.yaml|yml|json files are skipped."},
         footerHeading = "%nExamples:%n",
         footer = {
             "  custody lint policies/",
-            "  custody lint --strict policies/treasury-limits.yaml policies/role-limits.yaml",
-            "  custody lint --format sarif policies/ > lint.sarif      # GitHub code scanning",
-            "  custody lint --format github policies/                  # workflow annotations",
+            "  custody lint --strict policies/treasury.yaml policies/roles.yaml",
+            "  custody lint --format sarif policies/ > lint.sarif   # code scanning",
+            "  custody lint --format github policies/               # annotations",
         })
 public final class LintCommand implements Callable<Integer> {
 

@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "schema",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = "The condition field schema: sections, fields, types and enums per trigger action.",
+        description = {"The fields a condition can read, per trigger action.",
+            "Sections, fields, types and enums; --format json prints the data of GET /policy/schema."},
         footerHeading = "%nExamples:%n",
         footer = {
             "  custody schema",

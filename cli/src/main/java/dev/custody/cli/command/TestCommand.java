@@ -45,19 +45,22 @@ import picocli.CommandLine.Spec;
 @Command(name = "test",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = "Run policy test files (*.test.yaml, *.test.yml, *.test.json).",
+        description = {"Run policy test files (*.test.yaml, *.test.yml, *.test.json).",
+            "Each case's action is decided as replay would and compared with its `expect`."},
         footerHeading = "%nExamples:%n",
         footer = {
             "  custody test policies/tests/",
             "  custody test --format junit policies/tests/ > policy-tests.xml",
             "",
             "A test file:",
-            "  policies: [../treasury-limits.yaml]     # paths relative to the test file, or inline policies",
-            "  now: 2026-11-03T14:00:00Z                # optional: instant for actions without `at`",
+            "  policies: [../limits.yaml]  # relative to the test file, or inline policies",
+            "  now: 2026-11-03T14:00:00Z   # optional: instant for actions without `at`",
             "  cases:",
             "    - name: a large withdrawal is denied",
-            "      action: {action: withdrawal.create, wallet_id: ..., withdrawal: {value_usd: 300000, ...}}",
-            "      expect: {decision: DENY, rule_id: treasury-limits#0}",
+            "      action: {action: withdrawal.create, wallet_id: ...,",
+            "               withdrawal: {value_usd: 300000, ...}}",
+            "      expect: {decision: DENY, rule_id: single-cap}  # also policy_id,",
+            "                                                     # fail_closed",
         })
 public final class TestCommand implements Callable<Integer> {
 

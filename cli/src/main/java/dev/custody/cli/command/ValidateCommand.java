@@ -32,13 +32,16 @@ import picocli.CommandLine.Spec;
 @Command(name = "validate",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
-        description = "Compile-check one rule condition (fields, types, boolean result, has() guards).",
+        description = {"Compile-check one rule condition.",
+            "Same checks as the validate endpoint (fields, types, boolean result) plus has() guards."},
         footerHeading = "%nExamples:%n",
         footer = {
-            "  custody validate --action withdrawal.create --effect DENY 'withdrawal.value_usd > 10000'",
+            "  custody validate --action withdrawal.create --effect DENY \\",
+            "      'withdrawal.value_usd > 10000'",
             "  custody validate --action web3.contract_call --effect DENY --format json \\",
-            "      'has(resource.decoded_args.value) && resource.decoded_args.value != \"0\"'",
-            "  echo 'principal.role == \"guest\"' | custody validate --action withdrawal.create --effect DENY -",
+            "      'has(resource.decoded_args.to) && resource.decoded_args.to == \"0x1\"'",
+            "  echo 'principal.role == \"guest\"' |",
+            "      custody validate --action withdrawal.create --effect DENY -",
         })
 public final class ValidateCommand implements Callable<Integer> {
 

@@ -1,0 +1,93 @@
+package dev.custody.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Runs the packaged fat jar as users do, {@code java -jar cli/target/custody.jar …}, in a separate process:
+ * the manifest, the shaded dependencies (service files included), stdin/stdout/stderr and the exit codes.
+ * A failsafe test, so it runs after {@code package} built the jar.
+ */
+class CustodyJarIT {
+    static final Path JAR = Path.of(System.getProperty("custody.jar", "target/custody.jar"));
+
+    @TempDir
+    Path dir;
+
+    record Run(int exit, String out, String err) {}
+
+    static Run custody(String stdin, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
+        command.addAll(List.of(args));
+        Process p = new ProcessBuilder(command).start();
+        p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
+        p.getOutputStream().close();
+        byte[] out = p.getInputStream().readAllBytes();
+        byte[] err = p.getErrorStream().readAllBytes();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "custody did not finish");
+        return new Run(p.exitValue(), new String(out, StandardCharsets.UTF_8), new String(err, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void theJarRunsWithItsVersion() throws Exception {
+        Run r = custody("", "--version");
+        assertEquals(ExitCode.OK, r.exit(), r.err());
+        assertTrue(r.out().startsWith("custody " + VersionProvider.version() + "\n"), r.out());
+    }
+
+    @Test
+    void validateReportsWithACaretAndItsExitCode() throws Exception {
+        assertEquals(new Run(ExitCode.OK, "valid\n", ""), custody("", "validate", "--action", "withdrawal.create",
+                "--effect", "DENY", "withdrawal.value_usd > 10000"));
+        Run bad = custody("withdrawal.amout > 1\n", "validate", "--action", "withdrawal.create", "--effect", "DENY", "-");
+        assertEquals(ExitCode.INPUT, bad.exit());
+        assertEquals("error[unknown_field] 1:12: unknown field `withdrawal.amout`\n"
+                + " | withdrawal.amout > 1\n"
+                + " | ...........^\n"
+                + " = hint: did you mean `withdrawal.amount`?\n"
+                + "invalid: 1 error\n", bad.out());
+    }
+
+    @Test
+    void replayStreamsDecisionsAndSummarises() throws Exception {
+        Path policies = Files.writeString(dir.resolve("limits.yaml"), Fixtures.LIMITS_YAML);
+        String stream = Fixtures.withdrawal("a-1", 20000, false) + "\n" + Fixtures.withdrawal("a-2", 50, true) + "\n";
+        Run r = custody(stream, "replay", "--policies", policies.toString(), "--actions", "-", "--format", "jsonl");
+        assertEquals(ExitCode.OK, r.exit(), r.err());
+        assertEquals("{\"id\":\"a-1\",\"action\":\"withdrawal.create\",\"decision\":\"DENY\",\"policy_id\":\"limits\","
+                + "\"rule_id\":\"big\",\"reason\":\"above $10,000\",\"fail_closed\":false,\"error\":null,\"elapsed_us\":0}\n"
+                + "{\"id\":\"a-2\",\"action\":\"withdrawal.create\",\"decision\":\"ALLOW\",\"policy_id\":\"limits\","
+                + "\"rule_id\":\"listed\",\"reason\":\"whitelisted destination\",\"fail_closed\":false,\"error\":null,"
+                + "\"elapsed_us\":0}\n", r.out().replaceAll("\"elapsed_us\":\\d+", "\"elapsed_us\":0"));
+        assertTrue(r.err().startsWith("2 actions from standard input in "), r.err());
+    }
+
+    @Test
+    void usageAndIoErrorsHaveTheirExitCodes() throws Exception {
+        Run unknown = custody("", "lint", "--frmat", "json", "x");
+        assertEquals(ExitCode.USAGE, unknown.exit());
+        assertEquals("error: unknown option `--frmat` (did you mean `--format`?); see `custody lint --help`\n",
+                unknown.err());
+        Run missing = custody("", "lint", dir.resolve("nope").toString());
+        assertEquals(ExitCode.IO, missing.exit());
+        assertEquals("error: `" + dir.resolve("nope") + "` does not exist\n", missing.err());
+    }
+
+    @Test
+    void theCompletionScriptIsBuiltBesideTheJar() throws IOException {
+        String script = Files.readString(JAR.resolveSibling("custody_completion"));
+        assertTrue(script.contains("complete -F _complete_custody"), "a bash completion for `custody`");
+        assertTrue(script.contains("replay") && script.contains("--policies"), "it knows the verbs and their options");
+    }
+}
