@@ -88,10 +88,14 @@ final class ActionStream implements Closeable {
     }
 
     static Line parse(long number, String text) {
+        Line fast = FastActionReader.read(number, text);
+        if (fast != null) {
+            return fast;
+        }
         if (text.contains("\"event\"")) {
-            Map<String, Object> event = event(text);
+            Line event = readEvent(number, text);
             if (event != null) {
-                return new EventLine(number, String.valueOf(event.get("event")), event);
+                return event;
             }
         }
         ActionJson.Result r = ActionJson.parse(text);
@@ -102,12 +106,15 @@ final class ActionStream implements Closeable {
         return new Malformed(number, e.id(), e.message());
     }
 
-    /** The line as a map when it is a JSON object with a top-level {@code "event"} key, else null. */
+    /** The line as an event when it is a JSON object with a top-level {@code "event"} key, else null. */
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> event(String text) {
+    static EventLine readEvent(long number, String text) {
         try {
             Object tree = EVENTS.readValue(text);
-            return tree instanceof Map<?, ?> m && m.containsKey("event") ? (Map<String, Object>) m : null;
+            if (tree instanceof Map<?, ?> m && m.containsKey("event")) {
+                return new EventLine(number, String.valueOf(m.get("event")), (Map<String, Object>) m);
+            }
+            return null;
         } catch (JsonProcessingException e) {
             return null;
         }
