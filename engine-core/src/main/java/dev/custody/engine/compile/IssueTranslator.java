@@ -87,9 +87,12 @@ final class IssueTranslator {
             String input = x.group(1);
             message = input.isEmpty() ? "syntax error: incomplete condition" : "syntax error near `" + clip(input) + "`";
         } else if ((x = TOKEN.matcher(m)).matches()) {
-            message = "syntax error: unexpected character `" + x.group(1) + "`";
-            if (x.group(1).equals("'") || x.group(1).equals("\"")) {
-                hint = "close the string literal";
+            String bad = x.group(1);
+            if (bad.startsWith("'") || bad.startsWith("\"")) {
+                message = "syntax error: string literal is not closed";
+                hint = "end it with a matching " + bad.charAt(0);
+            } else {
+                message = "syntax error: unexpected character `" + bad.strip() + "`";
             }
         } else if ((x = MISSING.matcher(m)).matches()) {
             message = "syntax error: missing `" + stripQuotes(x.group(1)) + "` before " + tokenName(x.group(2));
@@ -269,11 +272,19 @@ final class IssueTranslator {
     private static String tokens(String expecting) {
         String s = expecting.replaceAll("^\\{|\\}$", "");
         List<String> out = new ArrayList<>();
+        boolean value = false;
         for (String t : s.split(",\\s*")) {
             String v = stripQuotes(t.trim());
-            if (!v.isEmpty()) {
-                out.add(v.equals("<EOF>") ? "end of condition" : "`" + v.replace("%%", "%") + "`");
+            switch (v) {
+                case "" -> {
+                }
+                case "<EOF>" -> out.add("end of condition");
+                case "NUM_FLOAT", "NUM_INT", "NUM_UINT", "STRING", "BYTES", "IDENTIFIER" -> value = true;
+                default -> out.add("`" + v.replace("%%", "%") + "`");
             }
+        }
+        if (value) {
+            return "a value: a field, a literal or a parenthesized expression";
         }
         return out.size() == 1 ? out.get(0) : "one of " + String.join(", ", out);
     }

@@ -147,9 +147,8 @@ public final class RuleCompiler {
             return Optional.empty();
         }
         if (parsed.hasError()) {
-            for (CelIssue issue : parsed.getErrors()) {
-                out.add(IssueTranslator.parseIssue(issue, src));
-            }
+            // the first syntax error only: the parser's later ones mostly follow from it
+            out.add(IssueTranslator.parseIssue(parsed.getErrors().get(0), src));
             return Optional.empty();
         }
         CelAbstractSyntaxTree parsedAst;
@@ -191,9 +190,8 @@ public final class RuleCompiler {
         }
         try {
             CelValidationResult parsed = environments.get(TriggerAction.WITHDRAWAL_CREATE).parse(condition);
-            SourcePositions src = new SourcePositions(condition);
-            for (CelIssue issue : parsed.getErrors()) {
-                out.add(IssueTranslator.parseIssue(issue, src));
+            if (parsed.hasError()) {
+                out.add(IssueTranslator.parseIssue(parsed.getErrors().get(0), new SourcePositions(condition)));
             }
         } catch (RuntimeException | StackOverflowError e) {
             out.add(Diagnostic.error(DiagnosticCode.TOO_DEEP, "condition could not be parsed: it is too complex",
