@@ -229,6 +229,17 @@ class RuleCompilerTest {
     }
 
     @Test
+    void constantRegexPatternsAreCheckedAtCompileTime() {
+        assertDiagnostic(only(TriggerAction.WITHDRAWAL_CREATE, "withdrawal.destination_address.matches('^(0x')"),
+                DiagnosticCode.INVALID_REGEX, Severity.ERROR, 1, 40, "invalid regular expression: missing closing )",
+                "patterns use RE2 syntax (no backreferences or lookaround)");
+        assertEquals(DiagnosticCode.INVALID_REGEX, only(TriggerAction.WITHDRAWAL_CREATE,
+                "matches(withdrawal.destination_address, '(?=x)')").code());
+        assertTrue(COMPILER.compile(TriggerAction.WITHDRAWAL_CREATE,
+                "withdrawal.destination_address.matches('^0x[0-9a-fA-F]{40}$')").diagnostics().isEmpty());
+    }
+
+    @Test
     void validateEndpointChecksTriggerActionAndEffect() {
         CompileResult r = COMPILER.compile("withdrawal.creat", "withdrawal.amount > 1", "ALLOWW");
         assertFalse(r.valid());
