@@ -1,5 +1,6 @@
 package dev.custody.client.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -24,16 +25,19 @@ public record SignatureStatus(
     }
 
     /** {@code confirmed} and carrying a signature. */
+    @JsonIgnore
     public boolean isDone() {
         return "confirmed".equals(status) && signature != null && !signature.isEmpty();
     }
 
     /** {@code failed} or {@code rejected}: polling stops without a signature. */
+    @JsonIgnore
     public boolean isFailed() {
         return "failed".equals(status) || "rejected".equals(status);
     }
 
     /** Done or failed: nothing more will happen. */
+    @JsonIgnore
     public boolean isTerminal() {
         return isDone() || isFailed();
     }

@@ -1,5 +1,6 @@
 package dev.custody.client.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -27,16 +28,19 @@ public record TransactionStatus(
     }
 
     /** {@code confirmed} or {@code completed}, and carrying a hash. */
+    @JsonIgnore
     public boolean isDone() {
         return ("confirmed".equals(status) || "completed".equals(status)) && hash != null && !hash.isEmpty();
     }
 
     /** {@code failed} or {@code rejected}: polling stops without a hash. */
+    @JsonIgnore
     public boolean isFailed() {
         return "failed".equals(status) || "rejected".equals(status);
     }
 
     /** Done or failed: nothing more will happen. */
+    @JsonIgnore
     public boolean isTerminal() {
         return isDone() || isFailed();
     }

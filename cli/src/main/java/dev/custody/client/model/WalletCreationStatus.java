@@ -1,5 +1,6 @@
 package dev.custody.client.model;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -11,11 +12,13 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record WalletCreationStatus(String walletId, String status) {
     /** Creation is still running (an MPC key is being generated). */
+    @JsonIgnore
     public boolean isPending() {
         return status == null || "pending".equals(status);
     }
 
     /** The wallet was created. */
+    @JsonIgnore
     public boolean isSuccess() {
         return "success".equals(status);
     }
