@@ -1,0 +1,167 @@
+package dev.custody.engine.bundle;
+
+import dev.custody.engine.compile.CompiledCondition;
+import dev.custody.engine.diagnostic.Diagnostic;
+import dev.custody.engine.diagnostic.DiagnosticCode;
+import dev.custody.engine.policy.Policy;
+import dev.custody.engine.policy.PolicyValidation;
+import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.policy.Rule;
+import dev.custody.engine.schema.Effect;
+import dev.custody.engine.schema.PolicyStatus;
+import dev.custody.engine.schema.TriggerAction;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The compiled policies of one workspace: what the evaluator runs and what the cache holds.
+ *
+ * <p>Built from the workspace's policies in declaration order. Only {@code active} policies count
+ * (a policy without a status is active; pending, inactive and rejected ones are skipped whatever they
+ * contain); of those, only enabled rules are compiled. Rules are indexed by trigger action and effect, in
+ * declaration order (policy order, then rule position), each bound to its policy's wallet targeting.
+ *
+ * <p><b>Fail-closed.</b> If an active policy has any error (an enabled rule that does not compile, an
+ * invalid trigger action or effect, a non-UUID wallet id, an unknown status, a duplicate policy id, …) the
+ * bundle is <em>invalid</em>: it holds the errors and no rules, and the evaluator denies every action with
+ * {@code fail_closed}. Disabled rules are never compiled and cannot make a bundle invalid.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class PolicyBundle {
+    private final Map<TriggerAction, List<BoundRule>> deny;
+    private final Map<TriggerAction, List<BoundRule>> allow;
+    private final List<BundleError> errors;
+    private final int policyCount;
+    private final int ruleCount;
+
+    private PolicyBundle(Map<TriggerAction, List<BoundRule>> deny, Map<TriggerAction, List<BoundRule>> allow,
+            List<BundleError> errors, int policyCount, int ruleCount) {
+        this.deny = deny;
+        this.allow = allow;
+        this.errors = List.copyOf(errors);
+        this.policyCount = policyCount;
+        this.ruleCount = ruleCount;
+    }
+
+    /**
+     * Compiles policies into a bundle. Never throws for invalid policies: they make the bundle invalid.
+     * A policy without an id gets {@code #<position>} as its id; a rule without an id gets
+     * {@code <policy id>#<index>}.
+     */
+    public static PolicyBundle compile(List<Policy> policies, PolicyValidator validator) {
+        Map<TriggerAction, List<BoundRule>> deny = new EnumMap<>(TriggerAction.class);
+        Map<TriggerAction, List<BoundRule>> allow = new EnumMap<>(TriggerAction.class);
+        for (TriggerAction a : TriggerAction.values()) {
+            deny.put(a, new ArrayList<>());
+            allow.put(a, new ArrayList<>());
+        }
+        List<BundleError> errors = new ArrayList<>();
+        Set<String> ids = new HashSet<>();
+        int order = 0;
+        int active = 0;
+        for (int p = 0; p < policies.size(); p++) {
+            Policy policy = policies.get(p);
+            String policyId = policy.id() != null && !policy.id().isBlank() ? policy.id() : "#" + p;
+            if (policy.effectiveStatus().isEmpty()) {
+                errors.add(new BundleError(policyId, Diagnostic.at("/status", DiagnosticCode.INVALID_STATUS,
+                        "unknown status `" + policy.status() + "`", "statuses: pending, active, inactive, rejected")));
+                continue;
+            }
+            if (policy.effectiveStatus().get() != PolicyStatus.ACTIVE) {
+                continue;
+            }
+            active++;
+            if (!ids.add(policyId)) {
+                errors.add(new BundleError(policyId, Diagnostic.at("/id", DiagnosticCode.DUPLICATE_ID,
+                        "policy id `" + policyId + "` is used by an earlier active policy", null)));
+            }
+            PolicyValidation validation = validator.validate(policy, false);
+            for (Diagnostic d : validation.errors()) {
+                errors.add(new BundleError(policyId, d));
+            }
+            if (!validation.valid()) {
+                continue;
+            }
+            Set<String> wallets = new HashSet<>();
+            policy.walletIds().forEach(w -> wallets.add(w.toLowerCase(Locale.ROOT)));
+            for (int r = 0; r < policy.rules().size(); r++) {
+                Rule rule = policy.rules().get(r);
+                if (!rule.enabled()) {
+                    continue;
+                }
+                CompiledCondition condition = validation.compiled(r).orElseThrow();
+                String ruleId = rule.ruleId() != null ? rule.ruleId() : policyId + "#" + r;
+                Effect effect = Effect.fromWireName(rule.effect()).orElseThrow();
+                BoundRule bound = new BoundRule(policyId, ruleId, effect, rule.description(), condition, wallets,
+                        order++);
+                (effect == Effect.DENY ? deny : allow).get(condition.action()).add(bound);
+            }
+        }
+        if (!errors.isEmpty()) {
+            Map<TriggerAction, List<BoundRule>> none = new EnumMap<>(TriggerAction.class);
+            for (TriggerAction a : TriggerAction.values()) {
+                none.put(a, List.of());
+            }
+            return new PolicyBundle(none, none, errors, active, 0);
+        }
+        deny.replaceAll((a, l) -> List.copyOf(l));
+        allow.replaceAll((a, l) -> List.copyOf(l));
+        return new PolicyBundle(deny, allow, errors, active, order);
+    }
+
+    /** A bundle that denies everything because its policies could not be loaded or built. */
+    public static PolicyBundle failed(BundleError error) {
+        Map<TriggerAction, List<BoundRule>> none = new EnumMap<>(TriggerAction.class);
+        for (TriggerAction a : TriggerAction.values()) {
+            none.put(a, List.of());
+        }
+        return new PolicyBundle(none, none, List.of(error), 0, 0);
+    }
+
+    /** Whether the bundle is valid; an invalid one denies every action. */
+    public boolean valid() {
+        return errors.isEmpty();
+    }
+
+    /** Why the bundle is invalid; empty when it is valid. */
+    public List<BundleError> errors() {
+        return errors;
+    }
+
+    /** The enabled DENY rules of active policies for this action, in declaration order. */
+    public List<BoundRule> denyRules(TriggerAction action) {
+        return deny.get(action);
+    }
+
+    /** The enabled ALLOW rules of active policies for this action, in declaration order. */
+    public List<BoundRule> allowRules(TriggerAction action) {
+        return allow.get(action);
+    }
+
+    /** Every bound rule of every action, in declaration order. */
+    public List<BoundRule> rules() {
+        List<BoundRule> all = new ArrayList<>();
+        for (TriggerAction a : TriggerAction.values()) {
+            all.addAll(deny.get(a));
+            all.addAll(allow.get(a));
+        }
+        all.sort((x, y) -> Integer.compare(x.order(), y.order()));
+        return List.copyOf(all);
+    }
+
+    /** The number of active policies. */
+    public int policyCount() {
+        return policyCount;
+    }
+
+    /** The number of enabled rules of active policies. */
+    public int ruleCount() {
+        return ruleCount;
+    }
+}

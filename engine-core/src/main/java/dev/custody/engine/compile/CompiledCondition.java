@@ -1,0 +1,179 @@
+package dev.custody.engine.compile;
+
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.ast.CelExpr;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelEvaluationListener;
+import dev.cel.runtime.CelRuntime;
+import dev.custody.engine.payload.Payload;
+import dev.custody.engine.schema.TriggerAction;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A condition that compiled: its type-checked syntax tree and the cel-java program that evaluates it.
+ *
+ * <h2>Time budget inside one condition</h2>
+ * cel-java has no cancellation, so every evaluation runs under an evaluation listener that cel-java
+ * calls after each sub-expression; every {@value #CHECK_EVERY}th call it compares {@link System#nanoTime()}
+ * with the deadline and, past it, throws a private {@link Error} subtype. cel-java's {@code &&}/{@code ||}
+ * absorb exceptions, not errors, so the error unwinds the whole evaluation and is reported as a
+ * {@link ConditionResult.Failure} with {@code budgetExceeded}. Comprehension iterations and regex program
+ * size are also bounded by the compiler's options, so a runaway rule is stopped twice over.
+ *
+ * <p>Immutable and thread-safe: one instance may be evaluated by many threads at once.
+ */
+public final class CompiledCondition {
+    static final int CHECK_EVERY = 16;
+    private static final Pattern RUNTIME_ERROR = Pattern.compile("evaluation error(?: at [^:]*:(\\d+))?: (.*)",
+            Pattern.DOTALL);
+    private static final Pattern ABSENT_KEY = Pattern.compile("key '([^']*)' is not present in map\\.?");
+
+    private final TriggerAction action;
+    private final String source;
+    private final CelAbstractSyntaxTree ast;
+    private final CelRuntime.Program program;
+    private final SourcePositions positions;
+
+    CompiledCondition(TriggerAction action, String source, CelAbstractSyntaxTree ast, CelRuntime.Program program) {
+        this.action = action;
+        this.source = source;
+        this.ast = ast;
+        this.program = program;
+        this.positions = new SourcePositions(source);
+    }
+
+    /** The trigger action whose fields the condition reads. */
+    public TriggerAction action() {
+        return action;
+    }
+
+    /** The condition text. */
+    public String source() {
+        return source;
+    }
+
+    /**
+     * Evaluates the condition against a payload. Never throws: errors, non-boolean results and running
+     * past {@code deadlineNanos} (a {@link System#nanoTime()} value) are returned as a
+     * {@link ConditionResult.Failure}.
+     *
+     * @throws IllegalArgumentException if the payload is of another trigger action
+     */
+    public ConditionResult evaluate(Payload payload, long deadlineNanos) {
+        if (payload.action() != action) {
+            throw new IllegalArgumentException("payload of `" + payload.action() + "` given to a `" + action + "` condition");
+        }
+        if (System.nanoTime() - deadlineNanos > 0) {
+            return new ConditionResult.Failure("time budget exceeded before the rule ran", true);
+        }
+        Map<String, Map<String, Object>> sections = payload.sections();
+        try {
+            Object result = program.trace(name -> Optional.ofNullable(sections.get(name)), new Deadline(deadlineNanos));
+            if (result instanceof Boolean b) {
+                return ConditionResult.of(b);
+            }
+            return new ConditionResult.Failure("condition returned " + describe(result) + ", not a boolean", false);
+        } catch (BudgetExceeded e) {
+            return new ConditionResult.Failure("time budget exceeded while the rule ran", true);
+        } catch (CelEvaluationException e) {
+            return new ConditionResult.Failure(runtimeMessage(e.getMessage()), false);
+        } catch (RuntimeException | StackOverflowError e) {
+            return new ConditionResult.Failure("internal error while evaluating: " + e.getClass().getSimpleName(), false);
+        }
+    }
+
+    /** cel-java's runtime message, with the absent field named and the position as line:column. */
+    String runtimeMessage(String raw) {
+        if (raw == null) {
+            return "evaluation failed";
+        }
+        Matcher m = RUNTIME_ERROR.matcher(raw);
+        if (!m.matches()) {
+            return IssueTranslator.style(raw);
+        }
+        String detail = m.group(2).trim();
+        String where = "";
+        Integer offset = m.group(1) == null ? null : Integer.valueOf(m.group(1));
+        if (offset != null) {
+            int[] lc = positions.lineColumn(positions.fieldNameAfterDot(offset));
+            where = " (at " + lc[0] + ":" + lc[1] + ")";
+        }
+        Matcher absent = ABSENT_KEY.matcher(detail);
+        if (absent.matches()) {
+            String path = offset == null ? null : selectPathAt(offset, absent.group(1));
+            if (path != null) {
+                return "`" + path + "` is absent from the payload" + where;
+            }
+            return "key `" + absent.group(1) + "` is absent" + where;
+        }
+        return IssueTranslator.style(detail) + where;
+    }
+
+    private String selectPathAt(int offset, String field) {
+        for (Map.Entry<Long, Integer> e : ast.getSource().getPositionsMap().entrySet()) {
+            if (e.getValue() == offset) {
+                Optional<CelExpr> expr = IssueTranslator.find(ast.getExpr(), e.getKey());
+                if (expr.isPresent() && expr.get().getKind() == CelExpr.ExprKind.Kind.SELECT
+                        && expr.get().select().field().equals(field)) {
+                    return ConditionAnalyzer.path(expr.get());
+                }
+            }
+        }
+        return null;
+    }
+
+    private static String describe(Object o) {
+        if (o == null) {
+            return "null";
+        }
+        if (o instanceof String) {
+            return "a string";
+        }
+        if (o instanceof Long) {
+            return "an integer";
+        }
+        if (o instanceof Double) {
+            return "a number";
+        }
+        if (o instanceof Map) {
+            return "a map";
+        }
+        if (o instanceof java.util.List) {
+            return "a list";
+        }
+        return "a value of another type";
+    }
+
+    @Override
+    public String toString() {
+        return "CompiledCondition[" + action + ": " + source + "]";
+    }
+
+    /** Stops evaluation past the deadline; thrown as an {@link Error} so CEL's logical operators cannot absorb it. */
+    static final class BudgetExceeded extends Error {
+        static final BudgetExceeded INSTANCE = new BudgetExceeded();
+
+        private BudgetExceeded() {
+            super("time budget exceeded", null, false, false);
+        }
+    }
+
+    private static final class Deadline implements CelEvaluationListener {
+        private final long deadlineNanos;
+        private int calls;
+
+        Deadline(long deadlineNanos) {
+            this.deadlineNanos = deadlineNanos;
+        }
+
+        @Override
+        public void callback(CelExpr expr, Object result) {
+            if (++calls % CHECK_EVERY == 0 && System.nanoTime() - deadlineNanos > 0) {
+                throw BudgetExceeded.INSTANCE;
+            }
+        }
+    }
+}

@@ -1,0 +1,252 @@
+package dev.custody.engine.compile;
+
+import dev.cel.bundle.Cel;
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelIssue;
+import dev.cel.common.CelOptions;
+import dev.cel.common.CelValidationException;
+import dev.cel.common.CelValidationResult;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelRuntime;
+import dev.custody.engine.diagnostic.Diagnostic;
+import dev.custody.engine.diagnostic.DiagnosticCode;
+import dev.custody.engine.diagnostic.Suggestions;
+import dev.custody.engine.schema.Effect;
+import dev.custody.engine.schema.Limits;
+import dev.custody.engine.schema.TriggerAction;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Compiles rule conditions: CEL over the typed sections of a trigger action.
+ *
+ * <p>A condition compiles when it is 1 to {@value Limits#CONDITION_MAX} characters, parses (nesting
+ * within cel-java's parse recursion limit of 250, so a deep condition is a {@code too_deep} diagnostic,
+ * never a {@link StackOverflowError}), type-checks against the action's sections (unknown fields and
+ * sections, type mismatches, a non-boolean result are errors with the position of the offending token
+ * and a hint), and passes guard analysis ({@link ConditionAnalyzer}). Standard macros ({@code has},
+ * {@code all}, {@code exists}, {@code exists_one}, {@code map}, {@code filter}) and heterogeneous numeric
+ * comparisons ({@code withdrawal.value_usd > 10000}) are on.
+ *
+ * <p>Evaluation is bounded: comprehensions stop after {@link Builder#comprehensionMaxIterations} iterations
+ * in total and regexes larger than {@link Builder#maxRegexProgramSize} are refused, both as runtime
+ * errors (so a rule that hits them fails closed).
+ *
+ * <p>{@code compile} never throws for any input text; it returns diagnostics. Immutable and thread-safe:
+ * build one and share it.
+ */
+public final class RuleCompiler {
+    /** Default bound on comprehension iterations per evaluation. */
+    public static final int DEFAULT_COMPREHENSION_MAX_ITERATIONS = 10_000;
+    /** Default bound on a regex's compiled program size (re2j instructions). */
+    public static final int DEFAULT_MAX_REGEX_PROGRAM_SIZE = 1_000;
+    /** At most this many diagnostics are returned for one condition. */
+    public static final int MAX_DIAGNOSTICS = 20;
+
+    private final Map<TriggerAction, Cel> environments = new EnumMap<>(TriggerAction.class);
+
+    private RuleCompiler(Builder b) {
+        CelOptions options = CelEnvironment.options(b.comprehensionMaxIterations, b.maxRegexProgramSize);
+        for (TriggerAction a : TriggerAction.values()) {
+            environments.put(a, CelEnvironment.build(a, options));
+        }
+    }
+
+    /** A compiler with the default bounds. */
+    public static RuleCompiler create() {
+        return builder().build();
+    }
+
+    /** A builder to change the evaluation bounds. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Compiles a condition for a trigger action.
+     *
+     * @param action the trigger action, whose sections the condition may read
+     * @param condition the condition text; null counts as empty
+     */
+    public CompileResult compile(TriggerAction action, String condition) {
+        Objects.requireNonNull(action, "action");
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        Optional<CompiledCondition> compiled = compileInto(action, condition, diagnostics);
+        return finish(compiled, diagnostics);
+    }
+
+    /**
+     * Compiles a rule as the validate endpoint does: the trigger action and effect by their wire names,
+     * then the condition. An unknown trigger action or effect is a diagnostic (and with an unknown
+     * trigger action the condition is only parsed, since its fields cannot be known).
+     */
+    public CompileResult compile(String triggerAction, String condition, String effect) {
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        Optional<TriggerAction> action = TriggerAction.fromWireName(triggerAction);
+        if (action.isEmpty()) {
+            diagnostics.add(invalidTriggerAction(triggerAction));
+        }
+        if (Effect.fromWireName(effect).isEmpty()) {
+            diagnostics.add(invalidEffect(effect));
+        }
+        Optional<CompiledCondition> compiled = Optional.empty();
+        if (action.isPresent()) {
+            compiled = compileInto(action.get(), condition, diagnostics);
+        } else if (condition != null && !condition.isEmpty()) {
+            parseOnly(condition, diagnostics);
+        }
+        return finish(compiled, diagnostics);
+    }
+
+    /** The diagnostic for a trigger action that is not one. */
+    public static Diagnostic invalidTriggerAction(String value) {
+        List<String> names = new ArrayList<>();
+        for (TriggerAction a : TriggerAction.values()) {
+            names.add(a.wireName());
+        }
+        String hint = Suggestions.closest(value, names).map(s -> "did you mean `" + s + "`? ").orElse("")
+                + "trigger actions: " + String.join(", ", names);
+        return Diagnostic.error(DiagnosticCode.INVALID_TRIGGER_ACTION,
+                value == null ? "trigger action is missing" : "unknown trigger action `" + value + "`", hint, 0, 0);
+    }
+
+    /** The diagnostic for an effect that is not one. */
+    public static Diagnostic invalidEffect(String value) {
+        String hint = Suggestions.closest(value, List.of("ALLOW", "DENY")).map(s -> "did you mean `" + s + "`? ")
+                .orElse("") + "effects: ALLOW, DENY";
+        return Diagnostic.error(DiagnosticCode.INVALID_EFFECT,
+                value == null ? "effect is missing" : "unknown effect `" + value + "`", hint, 0, 0);
+    }
+
+    private Optional<CompiledCondition> compileInto(TriggerAction action, String condition, List<Diagnostic> out) {
+        if (condition == null || condition.isEmpty()) {
+            out.add(Diagnostic.error(DiagnosticCode.EMPTY_CONDITION, "condition is empty",
+                    "write a boolean expression, e.g. `withdrawal.value_usd > 10000`", 1, 1));
+            return Optional.empty();
+        }
+        int length = condition.codePointCount(0, condition.length());
+        SourcePositions src = new SourcePositions(condition);
+        if (length > Limits.CONDITION_MAX) {
+            int[] lc = src.lineColumn(Limits.CONDITION_MAX);
+            out.add(Diagnostic.error(DiagnosticCode.TOO_LONG, "condition is " + length
+                    + " characters long; the limit is " + Limits.CONDITION_MAX,
+                    "split it into several rules", lc[0], lc[1]));
+            return Optional.empty();
+        }
+        Cel cel = environments.get(action);
+        CelValidationResult parsed;
+        try {
+            parsed = cel.parse(condition);
+        } catch (RuntimeException | StackOverflowError e) {
+            out.add(Diagnostic.error(DiagnosticCode.TOO_DEEP, "condition could not be parsed: it is too complex",
+                    "split it into simpler conditions or several rules", 1, 1));
+            return Optional.empty();
+        }
+        if (parsed.hasError()) {
+            for (CelIssue issue : parsed.getErrors()) {
+                out.add(IssueTranslator.parseIssue(issue, src));
+            }
+            return Optional.empty();
+        }
+        CelAbstractSyntaxTree parsedAst;
+        CelAbstractSyntaxTree checked;
+        try {
+            parsedAst = parsed.getAst();
+            CelValidationResult result = cel.check(parsedAst);
+            if (result.hasError()) {
+                Map<Long, Integer> positions = parsedAst.getSource().getPositionsMap();
+                for (CelIssue issue : result.getErrors()) {
+                    out.add(IssueTranslator.checkIssue(issue, src, action, parsedAst.getExpr(), positions));
+                }
+                return Optional.empty();
+            }
+            checked = result.getAst();
+        } catch (CelValidationException | RuntimeException | StackOverflowError e) {
+            out.add(Diagnostic.error(DiagnosticCode.TOO_DEEP, "condition could not be checked: it is too complex",
+                    "split it into simpler conditions or several rules", 1, 1));
+            return Optional.empty();
+        }
+        int before = out.size();
+        new ConditionAnalyzer(checked.getSource().getPositionsMap(), src, out).analyze(checked.getExpr());
+        if (out.subList(before, out.size()).stream().anyMatch(Diagnostic::isError)) {
+            return Optional.empty();
+        }
+        try {
+            CelRuntime.Program program = cel.createProgram(checked);
+            return Optional.of(new CompiledCondition(action, condition, checked, program));
+        } catch (CelEvaluationException | RuntimeException e) {
+            out.add(Diagnostic.error(DiagnosticCode.TYPE_MISMATCH,
+                    "condition cannot be prepared: " + IssueTranslator.style(String.valueOf(e.getMessage())), null, 1, 1));
+            return Optional.empty();
+        }
+    }
+
+    private void parseOnly(String condition, List<Diagnostic> out) {
+        if (condition.codePointCount(0, condition.length()) > Limits.CONDITION_MAX) {
+            return;
+        }
+        try {
+            CelValidationResult parsed = environments.get(TriggerAction.WITHDRAWAL_CREATE).parse(condition);
+            SourcePositions src = new SourcePositions(condition);
+            for (CelIssue issue : parsed.getErrors()) {
+                out.add(IssueTranslator.parseIssue(issue, src));
+            }
+        } catch (RuntimeException | StackOverflowError e) {
+            out.add(Diagnostic.error(DiagnosticCode.TOO_DEEP, "condition could not be parsed: it is too complex",
+                    null, 1, 1));
+        }
+    }
+
+    private static CompileResult finish(Optional<CompiledCondition> compiled, List<Diagnostic> diagnostics) {
+        List<Diagnostic> sorted = new ArrayList<>(diagnostics);
+        sorted.sort(Diagnostic.BY_LOCATION);
+        if (sorted.size() > MAX_DIAGNOSTICS) {
+            sorted = sorted.subList(0, MAX_DIAGNOSTICS);
+        }
+        boolean hasError = diagnostics.stream().anyMatch(Diagnostic::isError);
+        if (compiled.isPresent() && !hasError) {
+            return new CompileResult.Success(compiled.get(), sorted);
+        }
+        if (!hasError) {
+            throw new IllegalStateException("no compiled condition and no error");
+        }
+        if (sorted.stream().noneMatch(Diagnostic::isError)) {
+            sorted.add(0, diagnostics.stream().filter(Diagnostic::isError).findFirst().orElseThrow());
+        }
+        return new CompileResult.Failure(sorted);
+    }
+
+    /** Builds a {@link RuleCompiler}. Not thread-safe; the compiler it builds is. */
+    public static final class Builder {
+        private int comprehensionMaxIterations = DEFAULT_COMPREHENSION_MAX_ITERATIONS;
+        private int maxRegexProgramSize = DEFAULT_MAX_REGEX_PROGRAM_SIZE;
+
+        private Builder() {}
+
+        /** Bound on comprehension iterations per evaluation (all comprehensions of a condition together). */
+        public Builder comprehensionMaxIterations(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("comprehensionMaxIterations must be at least 1, got " + n);
+            }
+            this.comprehensionMaxIterations = n;
+            return this;
+        }
+
+        /** Bound on the compiled size of a regex used by {@code matches}. */
+        public Builder maxRegexProgramSize(int n) {
+            if (n < 1) {
+                throw new IllegalArgumentException("maxRegexProgramSize must be at least 1, got " + n);
+            }
+            this.maxRegexProgramSize = n;
+            return this;
+        }
+
+        public RuleCompiler build() {
+            return new RuleCompiler(this);
+        }
+    }
+}

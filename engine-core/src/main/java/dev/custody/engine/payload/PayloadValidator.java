@@ -1,0 +1,283 @@
+package dev.custody.engine.payload;
+
+import dev.custody.engine.diagnostic.Suggestions;
+import dev.custody.engine.schema.FieldSchema;
+import dev.custody.engine.schema.FieldSpec;
+import dev.custody.engine.schema.Section;
+import dev.custody.engine.schema.TriggerAction;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Checks an {@link Action} against the field schema and converts it to the {@link Payload} CEL reads.
+ *
+ * <p>What it refuses (each with a one-line message naming the field), because a rule could otherwise
+ * see a value that makes a limit silently not apply:
+ * <ul>
+ *   <li>a missing or non-UUID {@code wallet_id};
+ *   <li>a section the action does not have (e.g. {@code resource} on a withdrawal), and a {@code context}
+ *       section (it is computed from the instant, never taken from the caller);
+ *   <li>an unknown field, with a "did you mean" when one is close;
+ *   <li>a value of the wrong type: a string where a number belongs, a fraction where an integer
+ *       belongs, a number outside the 64-bit range;
+ *   <li>NaN or infinite numbers, and negative amounts, USD values, outflows, counts and ages;
+ *   <li>a {@code principal.role} outside the role enum;
+ *   <li>a {@code resource.decoded_args} that is not a string-keyed map, nests deeper than
+ *       {@value #MAX_DEPTH} levels, or holds more than {@value #MAX_ENTRIES} values.
+ * </ul>
+ * A {@code null} value counts as absent. Absent fields stay absent: reading one in a rule is a runtime
+ * error, which the evaluator turns into a fail-closed DENY.
+ *
+ * <p>{@code context.hour} (0–23) and {@code context.day_of_week} ({@code "Monday"}…) are computed from the
+ * evaluation instant in UTC.
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class PayloadValidator {
+    /** The deepest nesting of maps and lists accepted inside {@code resource.decoded_args}. */
+    public static final int MAX_DEPTH = 8;
+    /** The most values accepted inside {@code resource.decoded_args}, all levels counted. */
+    public static final int MAX_ENTRIES = 1000;
+
+    private static final Pattern UUID_FORM =
+            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+
+    private PayloadValidator() {}
+
+    /** Whether {@code s} is a UUID in the canonical 8-4-4-4-12 hex form (any case). */
+    public static boolean isUuid(String s) {
+        if (s == null || !UUID_FORM.matcher(s).matches()) {
+            return false;
+        }
+        try {
+            UUID.fromString(s);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Checks {@code action}, with {@code instant} as the evaluation instant (used only when the action
+     * carries no {@code at}). Never throws for malformed content; {@code action} and {@code instant} must
+     * not be null.
+     */
+    public static PayloadResult validate(Action action, Instant instant) {
+        TriggerAction trigger = action.action();
+        if (action.walletId() == null || action.walletId().isEmpty()) {
+            return new PayloadResult.Invalid("`wallet_id` is missing");
+        }
+        if (!isUuid(action.walletId())) {
+            return new PayloadResult.Invalid("`wallet_id` `" + clip(action.walletId()) + "` is not a UUID");
+        }
+        Instant at = action.at() != null ? action.at() : instant;
+        Map<String, Map<String, Object>> out = new HashMap<>();
+        for (Map.Entry<String, Map<String, Object>> e : action.sections().entrySet()) {
+            String name = e.getKey();
+            if ("context".equals(name)) {
+                return new PayloadResult.Invalid(
+                        "`context` is computed from the evaluation instant; set the action's `at` instead");
+            }
+            Section section = Section.fromWireName(name).orElse(null);
+            if (section == null || !FieldSchema.hasSection(trigger, section)) {
+                List<String> names = new ArrayList<>();
+                FieldSchema.sections(trigger).forEach(s -> names.add(s.wireName()));
+                String hint = Suggestions.closest(name, names).map(s -> " (did you mean `" + s + "`?)").orElse("");
+                return new PayloadResult.Invalid("section `" + clip(name) + "` is not part of a `"
+                        + trigger.wireName() + "` payload" + hint);
+            }
+            Map<String, Object> fields = e.getValue();
+            if (fields == null) {
+                continue;
+            }
+            Map<String, Object> converted = new HashMap<>();
+            for (Map.Entry<String, Object> f : fields.entrySet()) {
+                String fieldName = f.getKey();
+                FieldSpec spec = FieldSchema.field(section, fieldName).orElse(null);
+                if (spec == null) {
+                    List<String> names = FieldSchema.fields(section).stream().map(FieldSpec::name).toList();
+                    String hint = Suggestions.closest(fieldName, names)
+                            .map(s -> " (did you mean `" + name + "." + s + "`?)").orElse("");
+                    return new PayloadResult.Invalid("unknown field `" + name + "." + clip(fieldName) + "`" + hint);
+                }
+                if (f.getValue() == null) {
+                    continue;
+                }
+                Object value;
+                try {
+                    value = convert(spec, f.getValue());
+                } catch (Malformed m) {
+                    return new PayloadResult.Invalid("field `" + spec.path() + "` " + m.getMessage());
+                }
+                converted.put(fieldName, value);
+            }
+            out.put(name, Collections.unmodifiableMap(converted));
+        }
+        ZonedDateTime utc = at.atZone(ZoneOffset.UTC);
+        Map<String, Object> context = new HashMap<>(4);
+        context.put("hour", (long) utc.getHour());
+        context.put("day_of_week", FieldSchema.DAYS_OF_WEEK.get(utc.getDayOfWeek().getValue() - 1));
+        out.put("context", Collections.unmodifiableMap(context));
+        return new PayloadResult.Valid(new Payload(trigger, action.walletId().toLowerCase(java.util.Locale.ROOT),
+                at, Collections.unmodifiableMap(out)));
+    }
+
+    private static Object convert(FieldSpec spec, Object raw) throws Malformed {
+        switch (spec.type()) {
+            case STRING -> {
+                if (!(raw instanceof String s)) {
+                    throw new Malformed("must be a string, not " + describe(raw));
+                }
+                if (!spec.enumValues().isEmpty() && !spec.enumValues().contains(s)) {
+                    throw new Malformed("`" + clip(s) + "` is not one of " + String.join(", ", spec.enumValues()));
+                }
+                return s;
+            }
+            case BOOLEAN -> {
+                if (!(raw instanceof Boolean b)) {
+                    throw new Malformed("must be a boolean, not " + describe(raw));
+                }
+                return b;
+            }
+            case NUMBER -> {
+                if (!(raw instanceof Number n) ) {
+                    throw new Malformed("must be a number, not " + describe(raw));
+                }
+                double d = n.doubleValue();
+                if (!Double.isFinite(d)) {
+                    throw new Malformed("must be a finite number");
+                }
+                if (spec.nonNegative() && d < 0) {
+                    throw new Malformed("must not be negative, got " + n);
+                }
+                return d;
+            }
+            case INTEGER -> {
+                long l = toLong(raw);
+                if (spec.nonNegative() && l < 0) {
+                    throw new Malformed("must not be negative, got " + l);
+                }
+                return l;
+            }
+            case MAP -> {
+                int[] budget = {MAX_ENTRIES};
+                return dynamic(raw, 0, budget, true);
+            }
+            default -> throw new AssertionError(spec.type());
+        }
+    }
+
+    private static long toLong(Object raw) throws Malformed {
+        if (raw instanceof Long || raw instanceof Integer || raw instanceof Short || raw instanceof Byte) {
+            return ((Number) raw).longValue();
+        }
+        if (raw instanceof BigInteger b) {
+            if (b.bitLength() > 63) {
+                throw new Malformed("is out of the integer range");
+            }
+            return b.longValue();
+        }
+        if (raw instanceof Double || raw instanceof Float || raw instanceof BigDecimal) {
+            BigDecimal d;
+            try {
+                d = raw instanceof BigDecimal bd ? bd : new BigDecimal(raw.toString());
+            } catch (NumberFormatException e) {
+                throw new Malformed("must be a whole number, not " + raw);
+            }
+            try {
+                return d.longValueExact();
+            } catch (ArithmeticException e) {
+                throw new Malformed("must be a whole number in the integer range, not " + raw);
+            }
+        }
+        throw new Malformed("must be an integer, not " + describe(raw));
+    }
+
+    private static Object dynamic(Object raw, int depth, int[] budget, boolean top) throws Malformed {
+        if (--budget[0] < 0) {
+            throw new Malformed("holds more than " + MAX_ENTRIES + " values");
+        }
+        if (depth > MAX_DEPTH) {
+            throw new Malformed("nests deeper than " + MAX_DEPTH + " levels");
+        }
+        if (raw instanceof Map<?, ?> m) {
+            Map<String, Object> out = new HashMap<>();
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                if (!(e.getKey() instanceof String k)) {
+                    throw new Malformed("must have string keys");
+                }
+                if (e.getValue() != null) {
+                    out.put(k, dynamic(e.getValue(), depth + 1, budget, false));
+                }
+            }
+            return Collections.unmodifiableMap(out);
+        }
+        if (top) {
+            throw new Malformed("must be a map, not " + describe(raw));
+        }
+        if (raw instanceof List<?> l) {
+            List<Object> out = new ArrayList<>(l.size());
+            for (Object o : l) {
+                if (o == null) {
+                    throw new Malformed("holds a null in a list");
+                }
+                out.add(dynamic(o, depth + 1, budget, false));
+            }
+            return Collections.unmodifiableList(out);
+        }
+        if (raw instanceof String || raw instanceof Boolean) {
+            return raw;
+        }
+        if (raw instanceof Long || raw instanceof Integer || raw instanceof Short || raw instanceof Byte
+                || raw instanceof BigInteger) {
+            return toLong(raw);
+        }
+        if (raw instanceof Double || raw instanceof Float || raw instanceof BigDecimal) {
+            double d = ((Number) raw).doubleValue();
+            if (!Double.isFinite(d)) {
+                throw new Malformed("holds a number that is not finite");
+            }
+            return d;
+        }
+        throw new Malformed("holds a value of unsupported type " + describe(raw));
+    }
+
+    private static String describe(Object raw) {
+        if (raw instanceof String) {
+            return "a string";
+        }
+        if (raw instanceof Boolean) {
+            return "a boolean";
+        }
+        if (raw instanceof Number) {
+            return "a number";
+        }
+        if (raw instanceof Map) {
+            return "an object";
+        }
+        if (raw instanceof List) {
+            return "an array";
+        }
+        return "a " + raw.getClass().getSimpleName();
+    }
+
+    private static String clip(String s) {
+        return s.length() <= 64 ? s : s.substring(0, 61) + "...";
+    }
+
+    private static final class Malformed extends Exception {
+        Malformed(String message) {
+            super(message, null, false, false);
+        }
+    }
+}

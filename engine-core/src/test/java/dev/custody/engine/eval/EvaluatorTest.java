@@ -1,0 +1,311 @@
+package dev.custody.engine.eval;
+
+import static dev.custody.engine.Fixtures.allow;
+import static dev.custody.engine.Fixtures.bundle;
+import static dev.custody.engine.Fixtures.deny;
+import static dev.custody.engine.Fixtures.policy;
+import static dev.custody.engine.Fixtures.withdrawal;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.custody.engine.Fixtures;
+import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.compile.RuleCompiler;
+import dev.custody.engine.payload.Action;
+import dev.custody.engine.policy.Policy;
+import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.policy.Rule;
+import dev.custody.engine.schema.TriggerAction;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class EvaluatorTest {
+    private final Evaluator evaluator = Evaluator.create();
+
+    private Decision decide(PolicyBundle b, Action a) {
+        return evaluator.evaluate(b, a, true);
+    }
+
+    @Test
+    void denyWinsOverAllowAndIsAttributedToTheFirstTrueDenyRule() {
+        PolicyBundle b = bundle(
+                policy("p1", allow("a1", "withdrawal.value_usd < 100000")),
+                policy("p2", deny("d1", "withdrawal.value_usd > 100000"), deny("d2", "withdrawal.value_usd > 5000"),
+                        deny("d3", "true")));
+        Decision d = decide(b, withdrawal(7400).build());
+        assertEquals(Outcome.DENY, d.decision());
+        assertEquals("p2", d.policyId());
+        assertEquals("d2", d.ruleId());
+        assertEquals("denied by d2", d.reason());
+        assertFalse(d.failClosed());
+        assertNull(d.error());
+        // evaluation stops at the first true DENY rule; ALLOW rules are not evaluated
+        assertEquals(List.of("d1", "d2"), d.trace().stream().map(TraceEntry::ruleId).toList());
+    }
+
+    @Test
+    void allowWhenNoDenyMatchesIsTheFirstTrueAllowInDeclarationOrder() {
+        PolicyBundle b = bundle(
+                policy("p1", deny("d1", "withdrawal.value_usd > 100000"), allow("a1", "withdrawal.value_usd > 9000")),
+                policy("p2", allow("a2", "withdrawal.is_whitelisted == false"), allow("a3", "true")));
+        Decision d = decide(b, withdrawal(7400).build());
+        assertEquals(Outcome.ALLOW, d.decision());
+        assertEquals("p2", d.policyId());
+        assertEquals("a2", d.ruleId());
+        assertEquals("allowed by a2", d.reason());
+        // every ALLOW rule is evaluated (an error in a later one would deny)
+        assertEquals(List.of("d1", "a1", "a2", "a3"), d.trace().stream().map(TraceEntry::ruleId).toList());
+    }
+
+    @Test
+    void noMatchWhenNothingIsTrue() {
+        Decision d = decide(bundle(policy("p", deny("d", "withdrawal.value_usd > 1e6"),
+                allow("a", "withdrawal.is_whitelisted"))), withdrawal(7400).build());
+        assertEquals(Outcome.NO_MATCH, d.decision());
+        assertNull(d.ruleId());
+        assertNull(d.policyId());
+        assertFalse(d.failClosed());
+    }
+
+    @Test
+    void emptyBundleIsNoMatch() {
+        assertEquals(Outcome.NO_MATCH, decide(bundle(), withdrawal(1).build()).decision());
+    }
+
+    @Test
+    void trueDenyDecidesEvenWhenAnEarlierDenyRuleErrored() {
+        PolicyBundle b = bundle(policy("p",
+                deny("needs-email", "has(principal.role) && principal.user_email == 'x@y.z'"),
+                deny("big", "withdrawal.value_usd > 5000")));
+        Decision d = decide(b, withdrawal(7400).build());
+        assertEquals(Outcome.DENY, d.decision());
+        assertEquals("big", d.ruleId());
+        assertFalse(d.failClosed());
+        assertEquals(TraceEntry.Result.ERROR, d.trace().get(0).result());
+        assertEquals("`principal.user_email` is absent from the payload (at 1:34)", d.trace().get(0).error());
+    }
+
+    @Test
+    void anErroredDenyRuleWithoutATrueDenyFailsClosedAndSkipsAllow() {
+        PolicyBundle b = bundle(policy("p",
+                deny("needs-email", "principal.user_email.endsWith('@evil.com')"),
+                allow("all", "true")));
+        Decision d = decide(b, withdrawal(7400).build());
+        assertEquals(Outcome.DENY, d.decision());
+        assertTrue(d.failClosed());
+        assertEquals("needs-email", d.ruleId());
+        assertNull(d.reason());
+        assertEquals("rule `needs-email` failed: `principal.user_email` is absent from the payload (at 1:11)",
+                d.error());
+        assertEquals(1, d.trace().size());
+    }
+
+    @Test
+    void anErroredAllowRuleFailsClosedEvenWhenAnotherAllowIsTrue() {
+        PolicyBundle b = bundle(policy("p",
+                allow("first", "true"),
+                allow("email", "principal.user_email == 'ops@example.com'")));
+        Decision d = decide(b, withdrawal(10).build());
+        assertEquals(Outcome.DENY, d.decision());
+        assertTrue(d.failClosed());
+        assertEquals("email", d.ruleId());
+    }
+
+    @Test
+    void errorsAbsorbedByLogicalOperatorsAreNotErrors() {
+        // CEL's || absorbs the absent-field error when the other side is true
+        PolicyBundle b = bundle(policy("p", allow("a", "principal.user_email == 'x' || true")));
+        Decision d = decide(b, withdrawal(10).build());
+        assertEquals(Outcome.ALLOW, d.decision());
+        assertFalse(d.failClosed());
+    }
+
+    @Test
+    void onlyActivePoliciesAndEnabledRulesCount() {
+        Rule disabled = new Rule("off", "withdrawal.create", "true", "DENY", null, false);
+        PolicyBundle b = bundle(
+                policy("pending", "pending", List.of(), deny("d1", "true")),
+                policy("inactive", "inactive", List.of(), deny("d2", "true")),
+                policy("rejected", "rejected", List.of(), deny("d3", "true")),
+                policy("active", "active", List.of(), disabled, allow("a", "true")));
+        Decision d = decide(b, withdrawal(10).build());
+        assertEquals(Outcome.ALLOW, d.decision());
+        assertEquals("a", d.ruleId());
+        assertEquals(1, b.policyCount());
+        assertEquals(1, b.ruleCount());
+    }
+
+    @Test
+    void aPolicyWithoutStatusIsActive() {
+        Policy p = new Policy("p", "no status", null, Fixtures.GROUP, List.of(), List.of(deny("d", "true")), null, null,
+                null, null);
+        assertEquals(Outcome.DENY, decide(bundle(p), withdrawal(1).build()).decision());
+    }
+
+    @Test
+    void rulesOfTheOtherTriggerActionAreNotKept() {
+        Rule call = new Rule("c", "web3.contract_call", "true", "DENY", null, null);
+        Decision d = decide(bundle(policy("p", call)), withdrawal(1).build());
+        assertEquals(Outcome.NO_MATCH, d.decision());
+        assertTrue(d.trace().isEmpty());
+    }
+
+    @Test
+    void walletTargetingKeepsOnlyPoliciesOfTheWalletAndEmptyTargetsAll() {
+        PolicyBundle b = bundle(
+                policy("other", "active", List.of(Fixtures.OTHER_WALLET), deny("d-other", "true")),
+                policy("mine", "active", List.of(Fixtures.WALLET.toUpperCase()), allow("a-mine", "true")),
+                policy("all", "active", List.of(), allow("a-all", "true")));
+        Decision d = decide(b, withdrawal(1).build());
+        assertEquals(Outcome.ALLOW, d.decision());
+        assertEquals("a-mine", d.ruleId());
+        assertEquals(List.of("a-mine", "a-all"), d.trace().stream().map(TraceEntry::ruleId).toList());
+    }
+
+    @Test
+    void aRuleThatDoesNotCompileMakesTheWholeBundleDeny() {
+        PolicyBundle b = bundle(
+                policy("good", allow("a", "true")),
+                policy("bad", deny("typo", "withdrawal.amout > 1")));
+        assertFalse(b.valid());
+        Decision d = decide(b, withdrawal(1).build());
+        assertEquals(Outcome.DENY, d.decision());
+        assertTrue(d.failClosed());
+        assertEquals("policies do not compile: policy `bad` /rules/0/condition 1:12: error[unknown_field] "
+                + "unknown field `withdrawal.amout` (hint: did you mean `withdrawal.amount`?)", d.error());
+    }
+
+    @Test
+    void aDisabledRuleThatDoesNotCompileDoesNotBreakTheBundle() {
+        Rule broken = new Rule("off", "withdrawal.create", "withdrawal.amout > 1", "DENY", null, false);
+        PolicyBundle b = bundle(policy("p", broken, allow("a", "true")));
+        assertTrue(b.valid());
+        assertEquals(Outcome.ALLOW, decide(b, withdrawal(1).build()).decision());
+    }
+
+    @Test
+    void anInactivePolicyThatDoesNotCompileDoesNotBreakTheBundle() {
+        PolicyBundle b = bundle(policy("draft", "pending", List.of(), deny("d", "withdrawal.amout > 1")),
+                policy("p", allow("a", "true")));
+        assertTrue(b.valid());
+        assertEquals(Outcome.ALLOW, decide(b, withdrawal(1).build()).decision());
+    }
+
+    @Test
+    void anUnknownStatusFailsClosed() {
+        PolicyBundle b = bundle(policy("p", "actve", List.of(), allow("a", "true")));
+        Decision d = decide(b, withdrawal(1).build());
+        assertTrue(d.failClosed());
+        assertEquals("policies do not compile: policy `p` /status error[invalid_status] unknown status `actve` "
+                + "(hint: statuses: pending, active, inactive, rejected)", d.error());
+    }
+
+    @Test
+    void malformedPayloadsFailClosedWithTheFieldNamed() {
+        PolicyBundle b = bundle(policy("p", allow("a", "true")));
+        assertMalformed(b, withdrawal(1).field("withdrawal.value_usd", "7400").build(),
+                "malformed action: field `withdrawal.value_usd` must be a number, not a string");
+        assertMalformed(b, withdrawal(1).field("withdrawal.valueusd", 3.0).build(),
+                "malformed action: unknown field `withdrawal.valueusd` (did you mean `withdrawal.value_usd`?)");
+        assertMalformed(b, withdrawal(-1).build(), "malformed action: field `withdrawal.value_usd` must not be negative, got -1.0");
+        assertMalformed(b, withdrawal(Double.NaN).build(), "malformed action: field `withdrawal.value_usd` must be a finite number");
+        assertMalformed(b, withdrawal(1).field("wallet.withdrawal_count_1h", 2.5).build(),
+                "malformed action: field `wallet.withdrawal_count_1h` must be a whole number in the integer range, not 2.5");
+        assertMalformed(b, withdrawal(1).field("principal.role", "root").build(),
+                "malformed action: field `principal.role` `root` is not one of owner, admin, signer, proposer, viewer, guest");
+        assertMalformed(b, withdrawal(1).field("resource.gas_limit", 1).build(),
+                "malformed action: section `resource` is not part of a `withdrawal.create` payload");
+        assertMalformed(b, withdrawal(1).field("context.hour", 3).build(),
+                "malformed action: `context` is computed from the evaluation instant; set the action's `at` instead");
+        assertMalformed(b, withdrawal(1).walletId("not-a-uuid").build(), "malformed action: `wallet_id` `not-a-uuid` is not a UUID");
+        assertMalformed(b, withdrawal(1).walletId(null).build(), "malformed action: `wallet_id` is missing");
+    }
+
+    private void assertMalformed(PolicyBundle b, Action a, String error) {
+        Decision d = decide(b, a);
+        assertEquals(Outcome.DENY, d.decision());
+        assertTrue(d.failClosed());
+        assertEquals(error, d.error());
+    }
+
+    @Test
+    void contextComesFromTheActionInstantOrTheClockInUtc() {
+        PolicyBundle b = bundle(policy("p", deny("night", "context.hour < 6 || context.day_of_week == 'Sunday'")));
+        Evaluator at3am = Evaluator.builder()
+                .clock(Clock.fixed(Instant.parse("2026-11-03T03:00:00Z"), ZoneOffset.UTC)).build();
+        Action noInstant = withdrawal(1).at(null).build();
+        assertEquals(Outcome.DENY, at3am.evaluate(b, noInstant).decision());
+        // the action's own instant wins over the clock
+        assertEquals(Outcome.NO_MATCH, at3am.evaluate(b, withdrawal(1).at(Fixtures.TUESDAY_14H).build()).decision());
+        assertEquals(Outcome.DENY,
+                at3am.evaluate(b, withdrawal(1).at(Instant.parse("2026-11-08T12:00:00Z")).build()).decision());
+    }
+
+    @Test
+    void heterogeneousNumericComparisonsWork() {
+        PolicyBundle b = bundle(policy("p", deny("d", "withdrawal.value_usd > 10000 && wallet.withdrawal_count_1h >= 2.0")));
+        assertEquals(Outcome.DENY, decide(b, withdrawal(10001).build()).decision());
+        assertEquals(Outcome.NO_MATCH, decide(b, withdrawal(10000).build()).decision());
+    }
+
+    @Test
+    void aRunawayRuleIsStoppedByTheTimeBudget() {
+        // Without the iteration bound and the budget this rule runs for many seconds: 200^3 = 8M iterations.
+        RuleCompiler unbounded = RuleCompiler.builder().comprehensionMaxIterations(Integer.MAX_VALUE).build();
+        String range = "[" + String.join(",", java.util.Collections.nCopies(200, "1")) + "]";
+        String runaway = range + ".all(x, " + range + ".all(y, " + range + ".all(z, x + y + z > 0)))";
+        PolicyBundle b = PolicyBundle.compile(List.of(policy("p", deny("slow", runaway), allow("a", "true"))),
+                new PolicyValidator(unbounded));
+        Evaluator e = Evaluator.builder().timeBudget(Duration.ofMillis(50)).build();
+        Decision d = e.evaluate(b, withdrawal(1).build());
+        assertEquals(Outcome.DENY, d.decision());
+        assertTrue(d.failClosed());
+        assertEquals("slow", d.ruleId());
+        assertEquals("time budget of 50 ms exceeded in rule `slow`", d.error());
+        // stopped near the budget rather than after seconds; a wide margin for a noisy shared machine
+        assertTrue(d.elapsedNanos() < Duration.ofSeconds(2).toNanos(), "elapsed " + d.elapsedNanos());
+    }
+
+    @Test
+    void theDefaultIterationBoundStopsARunawayRuleAsAnError() {
+        String range = "[" + String.join(",", java.util.Collections.nCopies(200, "1")) + "]";
+        PolicyBundle b = bundle(policy("p", deny("slow", range + ".all(x, " + range + ".all(y, x + y > 0))"),
+                allow("a", "true")));
+        // a generous budget, so that the iteration bound (not the clock) stops it
+        Evaluator patient = Evaluator.builder().timeBudget(Duration.ofSeconds(30)).build();
+        Decision d = patient.evaluate(b, withdrawal(1).build());
+        assertEquals(Outcome.DENY, d.decision());
+        assertTrue(d.failClosed());
+        assertEquals("rule `slow` failed: iteration budget exceeded: 10000 (at 1:406)", d.error());
+    }
+
+    @Test
+    void contractCallsReadResourceAndGuardedDecodedArgs() {
+        Rule allowlist = new Rule("usdc-only", "web3.contract_call",
+                "resource.contract_address == '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' && "
+                        + "has(resource.decoded_args.to) && resource.decoded_args.to == '0x1111111111111111111111111111111111111111'",
+                "ALLOW", "treasury USDC", null);
+        PolicyBundle b = bundle(policy("p", allowlist));
+        Action call = Action.builder(TriggerAction.WEB3_CONTRACT_CALL).walletId(Fixtures.WALLET).at(Fixtures.TUESDAY_14H)
+                .field("principal.role", "admin")
+                .field("resource.network_code", "ETHEREUM_MAINNET")
+                .field("resource.contract_address", "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48")
+                .field("resource.method_selector", "0xa9059cbb")
+                .field("resource.value_wei", "0")
+                .field("resource.gas_limit", 60000)
+                .field("resource.decoded_args", java.util.Map.of("to", "0x1111111111111111111111111111111111111111",
+                        "value", "1000000"))
+                .build();
+        assertEquals(Outcome.ALLOW, decide(b, call).decision());
+        Action unrecognized = call.withSection("resource", java.util.Map.of("network_code", "ETHEREUM_MAINNET",
+                "contract_address", "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", "method_selector", "0x12345678",
+                "value_wei", "0", "gas_limit", 60000, "decoded_args", java.util.Map.of()));
+        assertEquals(Outcome.NO_MATCH, decide(b, unrecognized).decision());
+    }
+}
