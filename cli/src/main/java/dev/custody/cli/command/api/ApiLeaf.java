@@ -3,7 +3,6 @@ package dev.custody.cli.command.api;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.custody.cli.ExitCode;
 import dev.custody.client.ApiResponse;
 import dev.custody.client.CustodyApiException;
@@ -12,12 +11,14 @@ import dev.custody.client.CustodyClientConfig;
 import dev.custody.client.CustodyTimeoutException;
 import dev.custody.client.CustodyTransportException;
 import dev.custody.client.InvalidRequestException;
+import dev.custody.engine.policy.Finding;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Mixin;
@@ -166,16 +167,28 @@ abstract class ApiLeaf implements Callable<Integer> {
         }
     }
 
+    /**
+     * Prints policy-file findings on stderr, one {@code file:line:column: severity[code] message}
+     * line each (with the hint indented below), and returns exit 1 when any is an error.
+     */
+    int reportFindings(List<Finding> findings) {
+        for (Finding f : findings) {
+            err.println(f.oneLine());
+            if (f.diagnostic().hint() != null) {
+                err.println("  hint: " + f.diagnostic().hint());
+            }
+        }
+        return findings.stream().anyMatch(f -> f.diagnostic().isError()) ? ExitCode.INPUT : ExitCode.OK;
+    }
+
     /** Text of a field of a JSON object, or null when absent. */
     static String text(JsonNode node, String field) {
         JsonNode v = node == null ? null : node.get(field);
         return v == null || v.isNull() ? null : v.isValueNode() ? v.asText() : v.toString();
     }
 
-    /** Reads a JSON or YAML (by extension) file. */
-    static JsonNode readTree(Path file) {
-        String name = file.getFileName() == null ? "" : file.getFileName().toString().toLowerCase(Locale.ROOT);
-        ObjectMapper mapper = name.endsWith(".yaml") || name.endsWith(".yml") ? new ObjectMapper(new YAMLFactory()) : JSON;
+    /** Reads a JSON file (typed data, raw transactions). */
+    static JsonNode readJson(Path file) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
@@ -185,16 +198,17 @@ abstract class ApiLeaf implements Callable<Integer> {
             throw new InputFileException("cannot read `" + file + "`: " + e.getMessage(), true, e);
         }
         try {
-            JsonNode node = mapper.readTree(bytes);
+            JsonNode node = JSON.readTree(bytes);
             if (node == null || node.isMissingNode()) {
                 throw new InputFileException("`" + file + "` is empty", false, null);
             }
             return node;
+        } catch (JsonProcessingException e) {
+            int line = e.getLocation() == null ? -1 : e.getLocation().getLineNr();
+            throw new InputFileException("`" + file + "`" + (line > 0 ? " line " + line : "") + " is not valid json: "
+                    + String.valueOf(e.getOriginalMessage()).toLowerCase(Locale.ROOT), false, e);
         } catch (IOException e) {
-            String detail = e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage();
-            int line = e instanceof JsonProcessingException jpe && jpe.getLocation() != null ? jpe.getLocation().getLineNr() : -1;
-            throw new InputFileException("`" + file + "`" + (line > 0 ? " line " + line : "") + " is not valid "
-                    + (mapper == JSON ? "json" : "yaml") + ": " + String.valueOf(detail).toLowerCase(Locale.ROOT), false, e);
+            throw new InputFileException("cannot read `" + file + "`: " + e.getMessage(), true, e);
         }
     }
 }

@@ -6,12 +6,12 @@ import dev.custody.client.ApiResponse;
 import dev.custody.client.CustodyClient;
 import dev.custody.client.model.Policy;
 import dev.custody.client.model.PolicyChange;
-import dev.custody.client.model.PolicyDraft;
 import dev.custody.client.model.PolicyQuery;
 import dev.custody.client.model.PolicyRevision;
-import dev.custody.client.model.PolicyUpdate;
 import dev.custody.client.model.Rule;
+import dev.custody.engine.policy.Finding;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -150,8 +150,12 @@ final class PoliciesCommand extends ApiGroup {
 
         @Override
         int run(CustodyClient client) {
-            PolicyDraft draft = PolicyFiles.read(file, PolicyDraft.class);
-            printChange(client.createPolicy(workspaceId, draft));
+            List<Finding> readErrors = new ArrayList<>();
+            LocalPolicies.Local local = LocalPolicies.single(file, readErrors);
+            if (local == null) {
+                return reportFindings(readErrors);
+            }
+            printChange(client.createPolicy(workspaceId, LocalPolicies.draft(local.policy())));
             return ExitCode.OK;
         }
     }
@@ -168,8 +172,12 @@ final class PoliciesCommand extends ApiGroup {
 
         @Override
         int run(CustodyClient client) {
-            PolicyUpdate update = PolicyFiles.read(file, PolicyUpdate.class);
-            printChange(client.updatePolicy(workspaceId, policyId, update));
+            List<Finding> readErrors = new ArrayList<>();
+            LocalPolicies.Local local = LocalPolicies.single(file, readErrors);
+            if (local == null) {
+                return reportFindings(readErrors);
+            }
+            printChange(client.updatePolicy(workspaceId, policyId, LocalPolicies.update(local)));
             return ExitCode.OK;
         }
     }

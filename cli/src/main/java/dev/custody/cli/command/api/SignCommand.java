@@ -148,7 +148,7 @@ final class SignCommand extends ApiGroup {
 
         @Override
         int run(CustodyClient client) {
-            JsonNode typed = readTree(file);
+            JsonNode typed = readJson(file);
             for (String field : new String[] {"domain", "types", "message"}) {
                 if (!typed.isObject() || !typed.has(field)) {
                     throw new InputFileException("`" + file + "` is not typed data: it has no `" + field + "`", false, null);
@@ -170,7 +170,7 @@ final class SignCommand extends ApiGroup {
 
         @Override
         int run(CustodyClient client) {
-            JsonNode body = readTree(file);
+            JsonNode body = readJson(file);
             if (!body.isObject()) {
                 throw new InputFileException("`" + file + "` must hold one json object", false, null);
             }

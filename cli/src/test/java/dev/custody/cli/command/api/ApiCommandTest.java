@@ -273,13 +273,23 @@ class ApiCommandTest {
         Files.writeString(broken, "{\"name\": ");
         ApiCli.Result bad = cli.run("policies", "create", "--workspace-id", WS, "--file", broken.toString());
         assertEquals(ExitCode.INPUT, bad.exit());
-        assertTrue(bad.err().startsWith("error: `" + broken + "` line 1 is not valid json: "), bad.err());
+        assertEquals(lines(broken + ":1:10: error[parse_error] malformed JSON: unexpected end-of-input within/between "
+                + "Object entries"), bad.err());
 
         Path typed = dir.resolve("typed.json");
         Files.writeString(typed, "{\"name\":\"x\",\"rules\":\"nope\"}");
         ApiCli.Result wrong = cli.run("policies", "create", "--workspace-id", WS, "--file", typed.toString());
         assertEquals(ExitCode.INPUT, wrong.exit());
-        assertTrue(wrong.err().startsWith("error: `" + typed + "` is not a valid policy: "), wrong.err());
+        assertEquals(lines(typed + ":1:21: error[invalid_type] `rules` must be an array, not a string"), wrong.err());
+
+        Path typo = dir.resolve("typo.yaml");
+        Files.writeString(typo, "name: Large\napproval_group_id: ag\nrules:\n  - trigger_action: withdrawal.create\n"
+                + "    condition: 'true'\n    effect: DENY\n    is_enable: false\n");
+        ApiCli.Result misspelt = cli.run("policies", "update", "--workspace-id", WS, "--policy-id", "p1", "--file",
+                typo.toString());
+        assertEquals(ExitCode.INPUT, misspelt.exit());
+        assertEquals(lines(typo + ":7:5: error[unknown_property] unknown property `is_enable`",
+                "  hint: did you mean `is_enabled`?"), misspelt.err());
 
         ApiCli.Result missing = cli.run("policies", "create", "--workspace-id", WS, "--file", dir.resolve("nope.json").toString());
         assertEquals(ExitCode.IO, missing.exit());
