@@ -18,8 +18,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code custody api policies list|get|create|update|delete|history|wallets}: the policies of a
- * workspace. Changes other than wallet targeting open an approval request, whose id is printed.
+ * {@code custody api policies list|get|create|update|delete|history|wallets|pull|plan|apply}: the
+ * policies of a workspace. Changes other than wallet targeting open an approval request, whose id is printed.
  * Not thread-safe (picocli state).
  */
 @Command(name = "policies",
@@ -33,10 +33,14 @@ import picocli.CommandLine.Option;
             PoliciesCommand.Delete.class,
             PoliciesCommand.History.class,
             PoliciesCommand.Wallets.class,
+            PolicySyncCommands.Pull.class,
+            PolicySyncCommands.Plan.class,
+            PolicySyncCommands.Apply.class,
         },
         footerHeading = "%nExamples:%n",
         footer = {"  custody api policies list --workspace-id 7d0c… --status active",
-            "  custody api policies create --workspace-id 7d0c… --file policies/large-withdrawals.yaml"})
+            "  custody api policies create --workspace-id 7d0c… --file policies/large-withdrawals.yaml",
+            "  custody api policies plan --workspace-id 7d0c… policies/"})
 final class PoliciesCommand extends ApiGroup {
 
     /** Options of the commands that act on one workspace. */

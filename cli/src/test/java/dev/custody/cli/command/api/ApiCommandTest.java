@@ -68,7 +68,7 @@ class ApiCommandTest {
                 List.copyOf(api.getSubcommands().keySet()));
         assertEquals(List.of("list", "rescan"), List.copyOf(api.getSubcommands().get("networks").getSubcommands().keySet()));
         assertEquals(List.of("list"), List.copyOf(api.getSubcommands().get("assets").getSubcommands().keySet()));
-        assertEquals(List.of("list", "get", "create", "update", "delete", "history", "wallets"),
+        assertEquals(List.of("list", "get", "create", "update", "delete", "history", "wallets", "pull", "plan", "apply"),
                 List.copyOf(api.getSubcommands().get("policies").getSubcommands().keySet()));
         assertEquals(List.of("validate", "create", "update", "delete"),
                 List.copyOf(api.getSubcommands().get("rules").getSubcommands().keySet()));
@@ -82,7 +82,7 @@ class ApiCommandTest {
     void everyCommandHasHelpAndExamples() {
         List<CommandLine> all = new ArrayList<>();
         collect(new CommandLine(new ApiCommand()), all);
-        assertEquals(32, all.size());
+        assertEquals(35, all.size());
         for (CommandLine c : all) {
             String name = c.getCommandSpec().qualifiedName();
             assertTrue(c.getCommandSpec().mixinStandardHelpOptions(), name);
