@@ -175,7 +175,7 @@ public final class CustodyClient {
 
     /** {@code POST /workspaces/{workspace_id}/policies}: opens an approval request. */
     public ApiResponse<PolicyChange> createPolicy(String workspaceId, PolicyDraft draft) {
-        return call(Call.post(ws(workspaceId) + "/policies", json(draft)), type(PolicyChange.class));
+        return call(Call.post(ws(workspaceId) + "/policies", json(draft)).optionalData(), type(PolicyChange.class));
     }
 
     /** {@code GET /workspaces/{workspace_id}/policies} with status, limit, offset when set. */
@@ -194,12 +194,12 @@ public final class CustodyClient {
 
     /** {@code PUT /workspaces/{workspace_id}/policies/{policy_id}}: null fields stay unchanged. */
     public ApiResponse<PolicyChange> updatePolicy(String workspaceId, String policyId, PolicyUpdate update) {
-        return call(Call.put(policy(workspaceId, policyId), json(update)), type(PolicyChange.class));
+        return call(Call.put(policy(workspaceId, policyId), json(update)).optionalData(), type(PolicyChange.class));
     }
 
     /** {@code DELETE /workspaces/{workspace_id}/policies/{policy_id}}. */
     public ApiResponse<PolicyChange> deletePolicy(String workspaceId, String policyId) {
-        return call(Call.delete(policy(workspaceId, policyId)), type(PolicyChange.class));
+        return call(Call.delete(policy(workspaceId, policyId)).optionalData(), type(PolicyChange.class));
     }
 
     /** {@code GET /workspaces/{workspace_id}/policies/{policy_id}/history}, newest first. */
@@ -219,7 +219,8 @@ public final class CustodyClient {
 
     /** {@code POST /workspaces/{workspace_id}/policies/{policy_id}/rules}. */
     public ApiResponse<PolicyChange> createRule(String workspaceId, String policyId, RuleDraft rule) {
-        return call(Call.post(policy(workspaceId, policyId) + "/rules", json(rule)), type(PolicyChange.class));
+        return call(Call.post(policy(workspaceId, policyId) + "/rules", json(rule)).optionalData(),
+                type(PolicyChange.class));
     }
 
     /** {@code PUT /workspaces/{workspace_id}/policies/rules/{rule_id}}; the answer's shape is not in the spec. */
@@ -579,6 +580,10 @@ public final class CustodyClient {
         if (root == null && !body.isBlank()) {
             throw new CustodyApiException(status, null, "response is not json: " + snippet(body), List.of(), null);
         }
+        if (root == null) {
+            // an empty 2xx answer (204 No Content) carries no data, whatever the shape
+            return value(call, status, NullNode.getInstance(), null, type, select);
+        }
         boolean enveloped = switch (call.shape) {
             case ENVELOPE -> true;
             case BARE -> false;
@@ -597,14 +602,32 @@ public final class CustodyClient {
             message = root.hasNonNull("message") ? redactor.redact(root.get("message").asText()) : null;
             data = root.path("data");
         } else {
-            data = root == null ? NullNode.getInstance() : root;
+            data = root;
         }
-        if (data.isMissingNode()) {
-            data = NullNode.getInstance();
-        }
+        return value(call, status, data.isMissingNode() ? NullNode.getInstance() : data, message, type, select);
+    }
+
+    /**
+     * Converts {@code data} to {@code type}. Absent data reads as an empty list for list types, as
+     * {@code null} where the call allows it, and is a {@link CustodyApiException} otherwise.
+     */
+    private <T> ApiResponse<T> value(Call call, int status, JsonNode data, String message, JavaType type,
+            Function<JsonNode, JsonNode> select) {
         JsonNode selected = select.apply(data);
+        if (selected.isNull() && !type.hasRawClass(JsonNode.class)) {
+            if (type.isCollectionLikeType()) {
+                @SuppressWarnings("unchecked")
+                T empty = (T) List.of();
+                return new ApiResponse<>(empty, data, message);
+            }
+            if (!call.optionalData) {
+                throw new CustodyApiException(status, null, "response to `" + call.method + " " + call.path
+                        + "` has no data", List.of(), null);
+            }
+            return new ApiResponse<>(null, data, message);
+        }
         try {
-            T value = selected.isNull() && !type.hasRawClass(JsonNode.class) ? null : mapper.convertValue(selected, type);
+            T value = mapper.convertValue(selected, type);
             return new ApiResponse<>(value, data, message);
         } catch (IllegalArgumentException e) {
             throw new CustodyApiException(status, null, "unexpected response shape for `" + call.method + " "
@@ -788,6 +811,7 @@ public final class CustodyClient {
         final String body;
         final List<String[]> query = new ArrayList<>();
         boolean authenticated = true;
+        boolean optionalData;
         String idempotencyKey;
         Shape shape = Shape.ENVELOPE;
 
@@ -815,6 +839,12 @@ public final class CustodyClient {
 
         Call publicEndpoint() {
             this.authenticated = false;
+            return this;
+        }
+
+        /** The answer may carry no data (a gated change may answer with the envelope alone). */
+        Call optionalData() {
+            this.optionalData = true;
             return this;
         }
 

@@ -131,6 +131,26 @@ class ErrorMappingTest {
     }
 
     @Test
+    void absentDataIsAnErrorOnlyWhereTheSpecPromisesIt() {
+        server.on("GET", POLICY_PATH, new Reply(200, "{\"success\":true,\"code\":0,\"message\":\"ok\"}"));
+        CustodyApiException e = assertThrows(CustodyApiException.class, () -> client.getPolicy(WS, "p-404"));
+        assertEquals("api returned 200: response to `GET /workspaces/ws-1/policies/p-404` has no data", e.getMessage());
+
+        server.on("DELETE", POLICY_PATH, new Reply(200, "{\"success\":true,\"code\":0,\"message\":\"queued\",\"data\":null}"));
+        var deleted = client.deletePolicy(WS, "p-404");
+        assertNull(deleted.data());
+        assertEquals("queued", deleted.message());
+
+        server.on("GET", "/api/v1/workspaces/ws-1/policies", new Reply(200, StubServer.envelope("null")));
+        assertEquals(List.of(), client.listPolicies(WS, PolicyQuery.ALL).data());
+
+        server.on("DELETE", "/api/v1/wallets/w/asset/a", new Reply(204, ""));
+        assertNull(client.removeWalletAsset("w", "a").message());
+        server.on("DELETE", "/api/v1/workspaces/ws-1/policies/rules/r", new Reply(204, ""));
+        assertEquals(true, client.deleteRule(WS, "r").raw().isNull());
+    }
+
+    @Test
     void connectionRefusedIsRetriedThenATransportError() throws Exception {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -121,10 +121,6 @@ final class PoliciesCommand extends ApiGroup {
                 return ExitCode.OK;
             }
             Policy p = response.data();
-            if (p == null) {
-                out.println("no policy data");
-                return ExitCode.OK;
-            }
             printFields("id", p.id(), "name", p.name(), "status", p.status(), "version", p.version(),
                     "description", p.description(), "approval_group_id", p.approvalGroupId(),
                     "wallets", p.walletIds().isEmpty() ? "all" : String.join(", ", p.walletIds()));

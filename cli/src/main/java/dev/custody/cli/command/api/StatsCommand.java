@@ -30,7 +30,7 @@ final class StatsCommand extends ApiLeaf {
             out.println();
             Table daily = new Table("DAY", "TOTAL_USD", "INFLOW_USD", "OUTFLOW_USD");
             for (WorkspaceStats.DailyVolume d : s.dailyVolumeStats()) {
-                daily.row(d.id() == null ? null : pad(d.id().month()) + "-" + pad(d.id().day()), d.total(),
+                daily.row(d.id() == null ? null : date(d.id().month(), d.id().day()), d.total(),
                         d.totalInflowUsd(), d.totalOutflowUsd());
             }
             daily.print(out);
@@ -39,7 +39,7 @@ final class StatsCommand extends ApiLeaf {
             out.println();
             Table monthly = new Table("MONTH", "TRANSACTIONS", "VOLUME_USD");
             for (WorkspaceStats.MonthlyStat m : s.monthlyStats()) {
-                monthly.row(m.id() == null ? null : m.id().year() + "-" + pad(m.id().month()), m.totalTransaction(),
+                monthly.row(m.id() == null ? null : date(m.id().year(), m.id().month()), m.totalTransaction(),
                         m.totalVolume());
             }
             monthly.print(out);
@@ -48,7 +48,7 @@ final class StatsCommand extends ApiLeaf {
             out.println();
             Table fees = new Table("MONTH", "NETWORK", "FEE", "CURRENCY", "FEE_USD");
             for (WorkspaceStats.MonthlyNetworkFee f : s.monthlyTotalFeeSpentPerNetwork()) {
-                fees.row(f.id() == null ? null : f.id().year() + "-" + pad(f.id().month()),
+                fees.row(f.id() == null ? null : date(f.id().year(), f.id().month()),
                         f.network() == null ? (f.id() == null ? null : f.id().networkId()) : f.network().name(),
                         f.totalFeeSpent(), f.network() == null ? null : f.network().nativeCurrency(), f.value());
             }
@@ -57,7 +57,11 @@ final class StatsCommand extends ApiLeaf {
         return ExitCode.OK;
     }
 
-    private static String pad(Integer n) {
-        return n == null ? "??" : n < 10 ? "0" + n : n.toString();
+    /** {@code 2026-11} or {@code 11-09}: two numbers, the second zero-padded; null when one is absent. */
+    private static String date(Integer first, Integer second) {
+        if (first == null || second == null) {
+            return null;
+        }
+        return (first < 10 ? "0" + first : first.toString()) + "-" + (second < 10 ? "0" + second : second.toString());
     }
 }

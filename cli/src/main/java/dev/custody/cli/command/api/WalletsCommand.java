@@ -108,14 +108,13 @@ final class WalletsCommand extends ApiGroup {
             ApiResponse<WalletCreationResult> response = client.createWallet(
                     new CreateWalletRequest(name, type, purpose, sweep, sweepTaskId));
             WalletCreationResult created = response.data();
-            if (await && created != null && "pending".equals(created.status())) {
+            if (await && "pending".equals(created.status())) {
                 return printCreation(this, client.awaitWalletCreation(created.walletId(), Duration.ofSeconds(waitTimeoutSeconds)));
             }
             if (printedAsJson(response)) {
-                return "error".equals(created == null ? null : created.status()) ? ExitCode.IO : ExitCode.OK;
+                return "error".equals(created.status()) ? ExitCode.IO : ExitCode.OK;
             }
-            return printCreation(this, new WalletCreationStatus(created == null ? null : created.walletId(),
-                    created == null ? null : created.status()));
+            return printCreation(this, new WalletCreationStatus(created.walletId(), created.status()));
         }
     }
 
@@ -174,7 +173,7 @@ final class WalletsCommand extends ApiGroup {
             }
             ApiResponse<WalletCreationStatus> response = client.walletCreationStatus(walletId);
             if (printedAsJson(response)) {
-                return "error".equals(response.data() == null ? null : response.data().status()) ? ExitCode.IO : ExitCode.OK;
+                return "error".equals(response.data().status()) ? ExitCode.IO : ExitCode.OK;
             }
             return printCreation(this, response.data());
         }
