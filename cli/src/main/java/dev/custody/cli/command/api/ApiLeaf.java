@@ -151,6 +151,25 @@ abstract class ApiLeaf implements Callable<Integer> {
         return false;
     }
 
+    /**
+     * Prints a list answer: its data as JSON with {@code --format json}, else {@code none} when it
+     * is empty, else a table with one row per element.
+     */
+    <T> int printList(ApiResponse<List<T>> response, String none, String[] header,
+            java.util.function.Function<T, Object[]> row) {
+        if (printedAsJson(response)) {
+            return ExitCode.OK;
+        }
+        if (response.data().isEmpty()) {
+            out.println(none);
+            return ExitCode.OK;
+        }
+        Table table = new Table(header);
+        response.data().forEach(item -> table.row(row.apply(item)));
+        table.print(out);
+        return ExitCode.OK;
+    }
+
     /** {@code key: value} lines, keys padded to the longest; null values are skipped. */
     void printFields(Object... keyValues) {
         int width = 0;

@@ -1,11 +1,8 @@
 package dev.custody.cli.command.api;
 
-import dev.custody.cli.ExitCode;
-import dev.custody.client.ApiResponse;
 import dev.custody.client.CustodyClient;
 import dev.custody.client.model.Asset;
 import dev.custody.client.model.AssetQuery;
-import java.util.List;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -57,22 +54,12 @@ final class AssetsCommand extends ApiGroup {
         @Override
         int run(CustodyClient client) {
             Boolean isNative = kind == null ? null : kind.nativeOnly;
-            ApiResponse<List<Asset>> response = client.listAssets(
-                    new AssetQuery(networkId, search, isNative, whitelisted ? Boolean.TRUE : null, offset, limit));
-            if (printedAsJson(response)) {
-                return ExitCode.OK;
-            }
-            if (response.data() == null || response.data().isEmpty()) {
-                out.println("no assets");
-                return ExitCode.OK;
-            }
-            Table table = new Table("ID", "SYMBOL", "NAME", "NETWORK", "TYPE", "NATIVE", "WHITELISTED", "PRICE_USD");
-            for (Asset a : response.data()) {
-                table.row(a.id(), a.symbol(), a.name(), a.network() != null ? a.network().name() : a.networkId(),
-                        a.assetType(), a.isNative(), a.isWhitelisted(), a.priceUsd());
-            }
-            table.print(out);
-            return ExitCode.OK;
+            return printList(client.listAssets(
+                    new AssetQuery(networkId, search, isNative, whitelisted ? Boolean.TRUE : null, offset, limit)),
+                    "no assets", new String[] {"ID", "SYMBOL", "NAME", "NETWORK", "TYPE", "NATIVE", "WHITELISTED", "PRICE_USD"},
+                    (Asset a) -> new Object[] {a.id(), a.symbol(), a.name(),
+                        a.network() != null ? a.network().name() : a.networkId(), a.assetType(), a.isNative(),
+                        a.isWhitelisted(), a.priceUsd()});
         }
     }
 }

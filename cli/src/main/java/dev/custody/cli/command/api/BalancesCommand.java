@@ -29,7 +29,7 @@ final class BalancesCommand extends ApiLeaf {
         if (printedAsJson(response)) {
             return ExitCode.OK;
         }
-        if (response.data() == null || response.data().isEmpty()) {
+        if (response.data().isEmpty()) {
             out.println("no balances");
             return ExitCode.OK;
         }

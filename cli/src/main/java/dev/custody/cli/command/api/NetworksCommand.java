@@ -4,7 +4,6 @@ import dev.custody.cli.ExitCode;
 import dev.custody.client.ApiResponse;
 import dev.custody.client.CustodyClient;
 import dev.custody.client.model.Network;
-import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -32,21 +31,10 @@ final class NetworksCommand extends ApiGroup {
 
         @Override
         int run(CustodyClient client) {
-            ApiResponse<List<Network>> response = client.listNetworks(search);
-            if (printedAsJson(response)) {
-                return ExitCode.OK;
-            }
-            if (response.data() == null || response.data().isEmpty()) {
-                out.println("no networks");
-                return ExitCode.OK;
-            }
-            Table table = new Table("ID", "NAME", "CODE", "CHAIN_ID", "NATIVE", "EVM", "TESTNET", "DISABLED");
-            for (Network n : response.data()) {
-                table.row(n.id(), n.name(), n.internalCode(), n.chainId(), n.nativeCurrency(), n.isEvm(),
-                        n.isTestnet(), n.disabled());
-            }
-            table.print(out);
-            return ExitCode.OK;
+            return printList(client.listNetworks(search), "no networks",
+                    new String[] {"ID", "NAME", "CODE", "CHAIN_ID", "NATIVE", "EVM", "TESTNET", "DISABLED"},
+                    (Network n) -> new Object[] {n.id(), n.name(), n.internalCode(), n.chainId(), n.nativeCurrency(),
+                        n.isEvm(), n.isTestnet(), n.disabled()});
         }
     }
 

@@ -91,27 +91,17 @@ final class PoliciesCommand extends ApiGroup {
                 throw new UsageException("unknown policy status `" + status
                         + "`: use `pending`, `active`, `inactive` or `rejected`");
             }
-            ApiResponse<List<Policy>> response = client.listPolicies(workspaceId, new PolicyQuery(status, limit, offset));
-            if (printedAsJson(response)) {
-                return ExitCode.OK;
-            }
-            if (response.data() == null || response.data().isEmpty()) {
-                out.println("no policies");
-                return ExitCode.OK;
-            }
-            Table table = new Table("ID", "NAME", "STATUS", "VERSION", "RULES", "WALLETS");
-            for (Policy p : response.data()) {
-                table.row(p.id(), p.name(), p.status(), p.version(), p.rules().size(),
-                        p.walletIds().isEmpty() ? "all" : Integer.toString(p.walletIds().size()));
-            }
-            table.print(out);
-            return ExitCode.OK;
+            return printList(client.listPolicies(workspaceId, new PolicyQuery(status, limit, offset)), "no policies",
+                    new String[] {"ID", "NAME", "STATUS", "VERSION", "RULES", "WALLETS"},
+                    (Policy p) -> new Object[] {p.id(), p.name(), p.status(), p.version(), p.rules().size(),
+                        p.walletIds().isEmpty() ? "all" : Integer.toString(p.walletIds().size())});
         }
     }
 
     /** {@code policies get --workspace-id W --policy-id P}. */
     @Command(name = "get", mixinStandardHelpOptions = true,
-            description = "Show one policy with its rules and its pending approval request.",
+            description = "Show one policy with its rules (--format json shows everything the server sends, "
+                    + "including the approval group and the pending approval request).",
             footerHeading = "%nExamples:%n", footer = {"  custody api policies get --workspace-id 7d0c… --policy-id 9a41…"})
     static final class Get extends PolicyLeaf {
         @Override
@@ -206,7 +196,7 @@ final class PoliciesCommand extends ApiGroup {
                 return ExitCode.OK;
             }
             List<PolicyRevision> revisions = response.data();
-            if (revisions == null || revisions.isEmpty()) {
+            if (revisions.isEmpty()) {
                 out.println("no revisions");
                 return ExitCode.OK;
             }

@@ -136,20 +136,10 @@ final class WalletsCommand extends ApiGroup {
 
         @Override
         int run(CustodyClient client) {
-            ApiResponse<List<WalletListItem>> response = client.listWallets(workspaceId, new WalletQuery(type, limit, offset));
-            if (printedAsJson(response)) {
-                return ExitCode.OK;
-            }
-            if (response.data() == null || response.data().isEmpty()) {
-                out.println("no wallets");
-                return ExitCode.OK;
-            }
-            Table table = new Table("ID", "NAME", "TYPE", "PURPOSE", "ROLE", "VALUE_USD");
-            for (WalletListItem w : response.data()) {
-                table.row(w.id(), w.name(), w.walletType(), w.walletPurpose(), w.role(), w.valueUsd());
-            }
-            table.print(out);
-            return ExitCode.OK;
+            return printList(client.listWallets(workspaceId, new WalletQuery(type, limit, offset)), "no wallets",
+                    new String[] {"ID", "NAME", "TYPE", "PURPOSE", "ROLE", "VALUE_USD"},
+                    (WalletListItem w) -> new Object[] {w.id(), w.name(), w.walletType(), w.walletPurpose(), w.role(),
+                        w.valueUsd()});
         }
     }
 
