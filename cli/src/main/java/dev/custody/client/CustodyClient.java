@@ -630,8 +630,9 @@ public final class CustodyClient {
             T value = mapper.convertValue(selected, type);
             return new ApiResponse<>(value, data, message);
         } catch (IllegalArgumentException e) {
+            // the cause is dropped on purpose: its message may quote response content, unredacted
             throw new CustodyApiException(status, null, "unexpected response shape for `" + call.method + " "
-                    + call.path + "`: " + redactor.redact(firstLine(e.getMessage())), List.of(), e);
+                    + call.path + "`: " + redactor.redact(firstLine(e.getMessage())), List.of(), null);
         }
     }
 
