@@ -25,6 +25,8 @@ import org.junit.jupiter.api.Test;
 
 class PolicyEngineTest {
     private static final String WS = "ws-1";
+    /** These tests pin cache semantics, not timing. */
+    private static final Duration PATIENT = Duration.ofSeconds(30);
 
     /** A source whose policies the test swaps, counting loads. */
     static final class MutableSource implements PolicySource {
@@ -55,7 +57,7 @@ class PolicyEngineTest {
     void bundlesAreCachedUntilInvalidated() {
         MutableSource source = new MutableSource();
         source.policies.set(List.of(policy("p", allow("a", "true"))));
-        PolicyEngine engine = PolicyEngine.builder(source).build();
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).build();
         assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).decision());
         source.policies.set(List.of(policy("p", deny("d", "true"))));
         assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).decision());
@@ -71,7 +73,7 @@ class PolicyEngineTest {
     void workspacesHaveTheirOwnBundles() {
         PolicySource source = ws -> ws.equals("a") ? List.of(policy("pa", allow("x", "true")))
                 : List.of(policy("pb", deny("y", "true")));
-        PolicyEngine engine = PolicyEngine.builder(source).build();
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).build();
         assertEquals(Outcome.ALLOW, engine.evaluate("a", withdrawal(1).build()).decision());
         assertEquals(Outcome.DENY, engine.evaluate("b", withdrawal(1).build()).decision());
     }
@@ -81,7 +83,7 @@ class PolicyEngineTest {
         MutableSource source = new MutableSource();
         source.policies.set(List.of(policy("p", allow("a", "true"))));
         source.failure = new java.io.IOException("database unavailable");
-        PolicyEngine engine = PolicyEngine.builder(source).build();
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).build();
         Decision d = engine.evaluate(WS, withdrawal(1).build());
         assertEquals(Outcome.DENY, d.decision());
         assertTrue(d.failClosed());
@@ -108,7 +110,7 @@ class PolicyEngineTest {
     void anInvalidBundleDeniesAndIsRebuiltAfterTheRetryDelay() throws Exception {
         MutableSource source = new MutableSource();
         source.policies.set(List.of(policy("p", deny("typo", "withdrawal.amout > 1"))));
-        PolicyEngine engine = PolicyEngine.builder(source).invalidBundleRetry(Duration.ZERO).build();
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).invalidBundleRetry(Duration.ZERO).build();
         assertTrue(engine.evaluate(WS, withdrawal(1).build()).failClosed());
         source.policies.set(List.of(policy("p", allow("a", "true"))));
         // an invalid bundle is not kept as a success: with a zero retry delay the fix is picked up at once
@@ -121,7 +123,7 @@ class PolicyEngineTest {
         source.policies.set(List.of(policy("p", allow("a", "true"))));
         source.gate = new CountDownLatch(1);
         source.entered = new CountDownLatch(1);
-        PolicyEngine engine = PolicyEngine.builder(source).build();
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).build();
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             List<Future<Decision>> futures = new java.util.ArrayList<>();
@@ -146,7 +148,7 @@ class PolicyEngineTest {
         source.policies.set(List.of(policy("old", allow("a", "true"))));
         source.gate = new CountDownLatch(1);
         source.entered = new CountDownLatch(1);
-        PolicyEngine engine = PolicyEngine.builder(source).build();
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).build();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
             Future<Decision> inFlight = pool.submit(() -> engine.evaluate(WS, withdrawal(1).build()));
@@ -172,7 +174,7 @@ class PolicyEngineTest {
 
     @Test
     void anActionOfAnotherWorkspaceIsDenied() {
-        PolicyEngine engine = PolicyEngine.builder(ws -> List.of(policy("p", allow("a", "true")))).build();
+        PolicyEngine engine = PolicyEngine.builder(ws -> List.of(policy("p", allow("a", "true")))).timeBudget(PATIENT).build();
         Decision d = engine.evaluate(WS, withdrawal(1).workspaceId("ws-2").build());
         assertTrue(d.failClosed());
         assertEquals("action belongs to workspace `ws-2`, not `ws-1`", d.error());

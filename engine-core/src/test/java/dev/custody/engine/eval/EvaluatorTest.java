@@ -26,7 +26,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EvaluatorTest {
-    private final Evaluator evaluator = Evaluator.create();
+    /** These tests pin semantics, not timing: a generous budget keeps a loaded machine from deciding them. */
+    private final Evaluator evaluator = Evaluator.builder().timeBudget(Duration.ofSeconds(30)).build();
 
     private Decision decide(PolicyBundle b, Action a) {
         return evaluator.evaluate(b, a, true);
@@ -237,7 +238,7 @@ class EvaluatorTest {
     @Test
     void contextComesFromTheActionInstantOrTheClockInUtc() {
         PolicyBundle b = bundle(policy("p", deny("night", "context.hour < 6 || context.day_of_week == 'Sunday'")));
-        Evaluator at3am = Evaluator.builder()
+        Evaluator at3am = Evaluator.builder().timeBudget(Duration.ofSeconds(30))
                 .clock(Clock.fixed(Instant.parse("2026-11-03T03:00:00Z"), ZoneOffset.UTC)).build();
         Action noInstant = withdrawal(1).at(null).build();
         assertEquals(Outcome.DENY, at3am.evaluate(b, noInstant).decision());
