@@ -254,6 +254,7 @@ final class Corpus {
         LoaderOptions options = new LoaderOptions();
         options.setAllowDuplicateKeys(false);
         options.setCodePointLimit(8 * 1024 * 1024);
+        options.setMaxAliasesForCollections(1000); // fixtures are reused by alias in every case
         DumperOptions dump = new DumperOptions();
         return new Yaml(new SafeConstructor(options), new Representer(dump), dump, options, new CaseResolver());
     }
