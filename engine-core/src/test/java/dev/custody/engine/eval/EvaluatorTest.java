@@ -313,4 +313,29 @@ class EvaluatorTest {
                 "value_wei", "0", "gas_limit", 60000, "decoded_args", java.util.Map.of()));
         assertEquals(Outcome.NO_MATCH, decide(b, unrecognized).decision());
     }
+
+    @Test
+    void aCallWithoutDecodedArgsIsAnUnrecognizedCall() {
+        // DESIGN §3: an unrecognized call has an empty decoded_args map, so has() answers false; a call given
+        // without decoded_args is one whose arguments were not recognized, so a guarded rule is false there
+        // rather than failing closed
+        Rule guarded = new Rule("treasury", "web3.contract_call",
+                "has(resource.decoded_args.to) && resource.decoded_args.to == '0x1'", "ALLOW", null, null);
+        Rule unlessRecognized = new Rule("unknown-calls", "web3.contract_call",
+                "!has(resource.decoded_args.to)", "DENY", null, null);
+        Action call = Action.builder(TriggerAction.WEB3_CONTRACT_CALL).walletId(Fixtures.WALLET).at(Fixtures.TUESDAY_14H)
+                .field("resource.contract_address", "0x00000000219ab540356cbb839cbe05303d7705fa")
+                .field("resource.method_selector", "0x22895118")
+                .build();
+        Decision allow = decide(bundle(policy("p", guarded)), call);
+        assertEquals(Outcome.NO_MATCH, allow.decision(), String.valueOf(allow.error()));
+        Decision deny = decide(bundle(policy("p", unlessRecognized)), call);
+        assertEquals(Outcome.DENY, deny.decision());
+        assertFalse(deny.failClosed());
+        assertEquals("unknown-calls", deny.ruleId());
+        // a call without any resource section is treated the same way for decoded_args
+        Action bare = Action.builder(TriggerAction.WEB3_CONTRACT_CALL).walletId(Fixtures.WALLET).at(Fixtures.TUESDAY_14H)
+                .build();
+        assertEquals(Outcome.NO_MATCH, decide(bundle(policy("p", guarded)), bare).decision());
+    }
 }
