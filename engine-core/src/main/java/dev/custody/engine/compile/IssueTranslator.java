@@ -177,7 +177,7 @@ final class IssueTranslator {
     }
 
     /** The smallest recorded offset in {@code e}'s subtree: where the expression's first token is. */
-    private static int startOffset(CelExpr e, Map<Long, Integer> positions, int fallback) {
+    static int startOffset(CelExpr e, Map<Long, Integer> positions, int fallback) {
         int start = positions.getOrDefault(e.id(), fallback);
         List<CelExpr> children = new ArrayList<>();
         switch (e.getKind()) {

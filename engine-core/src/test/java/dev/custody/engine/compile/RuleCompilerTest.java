@@ -37,4 +37,14 @@ class RuleCompilerTest {
         assertEquals(2, indented.line());
         assertEquals(3, indented.column());
     }
+
+    @Test
+    void aComputedDecodedArgsKeyIsReportedWhereTheKeyStarts() {
+        Diagnostic d = only(TriggerAction.WEB3_CONTRACT_CALL,
+                "resource.decoded_args[resource.method_selector] == '0x1'");
+        assertEquals(DiagnosticCode.UNGUARDED_DYNAMIC_READ, d.code());
+        assertEquals(1, d.line());
+        // the key expression `resource.method_selector` starts at column 23 (not its dot, at 31)
+        assertEquals(23, d.column());
+    }
 }
