@@ -56,7 +56,7 @@ public interface ConformanceSubject {
      *     workspace has no policy at all (no policy file, rather than a file holding none)
      * @param actionJson one action object (DESIGN §4), possibly malformed
      * @param now the clock instant used when the action carries no {@code at}; null for the real clock
-     * @param budget the evaluation time budget; null for the default (100 ms)
+     * @param budget the evaluation time budget; null for the subject's default (the spec's 100 ms)
      */
     record DecisionRequest(String policiesFileName, String policiesJson, String actionJson, Instant now,
             Duration budget) {

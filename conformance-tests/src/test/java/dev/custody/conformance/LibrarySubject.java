@@ -40,40 +40,6 @@ public final class LibrarySubject implements ConformanceSubject {
 
     private final PolicyValidator validator = new PolicyValidator(RuleCompiler.create());
 
-    /** A subject over a fresh compiler, warmed up (see {@link #warmUp()}). */
-    public LibrarySubject() {
-        warmUp();
-    }
-
-    /**
-     * The corpus pins semantics under the default 100 ms budget. The first evaluations in a fresh JVM load
-     * cel-java's runtime and error paths, which takes tens of milliseconds and, on a loaded machine, more
-     * than the budget: the first case would then be a time-out instead of what it pins. So every path (true,
-     * false, an absent field, a malformed action) runs a few times before any case.
-     */
-    private void warmUp() {
-        String policies = """
-                [{"id": "warm-up", "name": "warm up", "approval_group_id": "99999999-9999-4999-8999-999999999999",
-                  "rules": [
-                    {"trigger_action": "withdrawal.create", "condition": "principal.user_email == 'x'", "effect": "DENY"},
-                    {"trigger_action": "withdrawal.create", "condition": "[1].exists(x, x > 0)", "effect": "ALLOW"},
-                    {"trigger_action": "web3.contract_call", "effect": "ALLOW",
-                     "condition": "has(resource.decoded_args.to) && resource.decoded_args.to == 'x'"}]}]""";
-        String withdrawal = """
-                {"action": "withdrawal.create", "wallet_id": "11111111-1111-4111-8111-111111111111",
-                 "principal": {"role": "signer"}, "withdrawal": {"value_usd": 1.0}}""";
-        String call = """
-                {"action": "web3.contract_call", "wallet_id": "11111111-1111-4111-8111-111111111111",
-                 "resource": {"gas_limit": 21000, "decoded_args": {"to": "x"}}}""";
-        java.time.Duration patient = java.time.Duration.ofSeconds(30);
-        for (int i = 0; i < 3; i++) {
-            decide(new DecisionRequest("warm-up.json", policies, withdrawal, null, patient));
-            decide(new DecisionRequest("warm-up.json", policies, call, null, patient));
-            decide(new DecisionRequest("warm-up.json", policies, withdrawal.replace("1.0", "-1.0"), null, patient));
-            validate("withdrawal.create", "withdrawal.amout > 1", "DENY");
-        }
-    }
-
     @Override
     public String name() {
         return "library";
