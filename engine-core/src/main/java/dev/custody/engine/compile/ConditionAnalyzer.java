@@ -119,7 +119,8 @@ final class ConditionAnalyzer {
                             unguardedKey(fact, offsetOf(key));
                         }
                     } else {
-                        int[] lc = source.lineColumn(offsetOf(key));
+                        // the whole key expression is at fault: point at its first token, not its dot
+                        int[] lc = source.lineColumn(IssueTranslator.startOffset(key, positions, offsetOf(key)));
                         out.add(Diagnostic.error(DiagnosticCode.UNGUARDED_DYNAMIC_READ,
                                 "`resource.decoded_args` is read with a computed key, which cannot be guarded",
                                 "index it with a string literal and guard it: `has(resource.decoded_args.to) && …`",

@@ -86,7 +86,7 @@ class RuleCompilerTest {
     @Test
     void resultMustBeBoolean() {
         assertDiagnostic(only(TriggerAction.WITHDRAWAL_CREATE, "withdrawal.amount + 1.0"), DiagnosticCode.NOT_BOOLEAN,
-                Severity.ERROR, 1, 19, "condition must be a boolean, not number",
+                Severity.ERROR, 1, 1, "condition must be a boolean, not number",
                 "compare the value, e.g. `withdrawal.value_usd > 10000`");
     }
 
@@ -180,7 +180,7 @@ class RuleCompilerTest {
     void computedKeyReadsCannotBeGuarded() {
         assertDiagnostic(only(TriggerAction.WEB3_CONTRACT_CALL,
                 "resource.decoded_args[resource.method_selector] == '1'"), DiagnosticCode.UNGUARDED_DYNAMIC_READ,
-                Severity.ERROR, 1, 31, "`resource.decoded_args` is read with a computed key, which cannot be guarded",
+                Severity.ERROR, 1, 23, "`resource.decoded_args` is read with a computed key, which cannot be guarded",
                 "index it with a string literal and guard it: `has(resource.decoded_args.to) && …`");
     }
 
@@ -289,5 +289,33 @@ class RuleCompilerTest {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void aNonBooleanConditionIsReportedWhereTheExpressionStarts() {
+        // cel-java records a select at its dot and a call at its operator; the offending token of a
+        // condition that is not a boolean is the whole expression, which starts at its first token
+        Diagnostic field = only(TriggerAction.WITHDRAWAL_CREATE, "withdrawal.asset_symbol");
+        assertEquals(DiagnosticCode.NOT_BOOLEAN, field.code());
+        assertEquals(1, field.line());
+        assertEquals(1, field.column());
+
+        Diagnostic arithmetic = only(TriggerAction.WITHDRAWAL_CREATE, "withdrawal.value_usd * 2.0");
+        assertEquals(DiagnosticCode.NOT_BOOLEAN, arithmetic.code());
+        assertEquals(1, arithmetic.column());
+
+        Diagnostic indented = only(TriggerAction.WEB3_CONTRACT_CALL, "\n  resource.gas_limit");
+        assertEquals(2, indented.line());
+        assertEquals(3, indented.column());
+    }
+
+    @Test
+    void aComputedDecodedArgsKeyIsReportedWhereTheKeyStarts() {
+        Diagnostic d = only(TriggerAction.WEB3_CONTRACT_CALL,
+                "resource.decoded_args[resource.method_selector] == '0x1'");
+        assertEquals(DiagnosticCode.UNGUARDED_DYNAMIC_READ, d.code());
+        assertEquals(1, d.line());
+        // the key expression `resource.method_selector` starts at column 23 (not its dot, at 31)
+        assertEquals(23, d.column());
     }
 }
