@@ -37,6 +37,11 @@ import java.util.Set;
  * takes ({@code principal.role == 'superadmin'}, {@code context.day_of_week == 'monday'}) is a warning:
  * such a comparison is always false, so the rule silently never fires.
  *
+ * <h2>Regular expressions</h2>
+ * A constant pattern given to {@code matches} is compiled here with RE2 (the engine CEL uses), so a
+ * malformed one is an {@code invalid_regex} error at compile time instead of a rule that fails, and so
+ * denies, on every evaluation.
+ *
  * <p>Not thread-safe: one instance per analysis.
  */
 final class ConditionAnalyzer {
@@ -114,7 +119,8 @@ final class ConditionAnalyzer {
                             unguardedKey(fact, offsetOf(key));
                         }
                     } else {
-                        int[] lc = source.lineColumn(offsetOf(key));
+                        // the whole key expression is at fault: point at its first token, not its dot
+                        int[] lc = source.lineColumn(IssueTranslator.startOffset(key, positions, offsetOf(key)));
                         out.add(Diagnostic.error(DiagnosticCode.UNGUARDED_DYNAMIC_READ,
                                 "`resource.decoded_args` is read with a computed key, which cannot be guarded",
                                 "index it with a string literal and guard it: `has(resource.decoded_args.to) && …`",
@@ -125,6 +131,9 @@ final class ConditionAnalyzer {
             }
             default -> {
                 checkEnum(call.function(), args);
+                if (call.function().equals("matches")) {
+                    checkRegex(call.target().isPresent() ? args.get(0) : args.size() == 2 ? args.get(1) : null);
+                }
                 call.target().ifPresent(t -> visit(t, guarded));
                 args.forEach(x -> visit(x, guarded));
             }
@@ -165,6 +174,20 @@ final class ConditionAnalyzer {
         } else if (function.equals("@in") && args.size() == 2 && args.get(1).getKind() == CelExpr.ExprKind.Kind.LIST) {
             String p = path(args.get(0));
             args.get(1).list().elements().forEach(x -> enumLiteral(p, x));
+        }
+    }
+
+    private void checkRegex(CelExpr pattern) {
+        if (pattern == null || !isString(pattern)) {
+            return;
+        }
+        try {
+            com.google.re2j.Pattern.compile(pattern.constant().stringValue());
+        } catch (com.google.re2j.PatternSyntaxException e) {
+            int[] lc = source.lineColumn(offsetOf(pattern));
+            String why = e.getDescription() == null ? "invalid pattern" : e.getDescription();
+            out.add(Diagnostic.error(DiagnosticCode.INVALID_REGEX, "invalid regular expression: " + why,
+                    "patterns use RE2 syntax (no backreferences or lookaround)", lc[0], lc[1]));
         }
     }
 

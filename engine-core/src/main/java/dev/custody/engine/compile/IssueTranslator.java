@@ -87,9 +87,12 @@ final class IssueTranslator {
             String input = x.group(1);
             message = input.isEmpty() ? "syntax error: incomplete condition" : "syntax error near `" + clip(input) + "`";
         } else if ((x = TOKEN.matcher(m)).matches()) {
-            message = "syntax error: unexpected character `" + x.group(1) + "`";
-            if (x.group(1).equals("'") || x.group(1).equals("\"")) {
-                hint = "close the string literal";
+            String bad = x.group(1);
+            if (bad.startsWith("'") || bad.startsWith("\"")) {
+                message = "syntax error: string literal is not closed";
+                hint = "end it with a matching " + bad.charAt(0);
+            } else {
+                message = "syntax error: unexpected character `" + bad.strip() + "`";
             }
         } else if ((x = MISSING.matcher(m)).matches()) {
             message = "syntax error: missing `" + stripQuotes(x.group(1)) + "` before " + tokenName(x.group(2));
@@ -165,13 +168,38 @@ final class IssueTranslator {
             return Diagnostic.error(DiagnosticCode.TYPE_MISMATCH, message, operandHint(expr, action), lc[0], lc[1]);
         }
         if ((x = EXPECTED_BOOL.matcher(m)).matches()) {
-            int[] lc = src.lineColumn(offset);
+            // the whole expression is at fault: point at its first token, not at the dot or operator
+            // cel-java records for the root node
+            int[] lc = src.lineColumn(expr.map(e -> startOffset(e, positions, offset)).orElse(offset));
             return Diagnostic.error(DiagnosticCode.NOT_BOOLEAN,
                     "condition must be a boolean, not " + typeNames(x.group(1)),
                     "compare the value, e.g. `withdrawal.value_usd > 10000`", lc[0], lc[1]);
         }
         int[] lc = src.lineColumn(offset);
         return Diagnostic.error(DiagnosticCode.TYPE_MISMATCH, style(m), null, lc[0], lc[1]);
+    }
+
+    /** The smallest recorded offset in {@code e}'s subtree: where the expression's first token is. */
+    static int startOffset(CelExpr e, Map<Long, Integer> positions, int fallback) {
+        int start = positions.getOrDefault(e.id(), fallback);
+        List<CelExpr> children = new ArrayList<>();
+        switch (e.getKind()) {
+            case SELECT -> children.add(e.select().operand());
+            case CALL -> {
+                e.call().target().ifPresent(children::add);
+                children.addAll(e.call().args());
+            }
+            case LIST -> children.addAll(e.list().elements());
+            case MAP -> e.map().entries().forEach(x -> children.add(x.key()));
+            case STRUCT -> e.struct().entries().forEach(x -> children.add(x.value()));
+            case COMPREHENSION -> children.add(e.comprehension().iterRange());
+            default -> {
+            }
+        }
+        for (CelExpr c : children) {
+            start = Math.min(start, startOffset(c, positions, start));
+        }
+        return start;
     }
 
     private static String operandHint(Optional<CelExpr> call, TriggerAction action) {
@@ -269,11 +297,19 @@ final class IssueTranslator {
     private static String tokens(String expecting) {
         String s = expecting.replaceAll("^\\{|\\}$", "");
         List<String> out = new ArrayList<>();
+        boolean value = false;
         for (String t : s.split(",\\s*")) {
             String v = stripQuotes(t.trim());
-            if (!v.isEmpty()) {
-                out.add(v.equals("<EOF>") ? "end of condition" : "`" + v.replace("%%", "%") + "`");
+            switch (v) {
+                case "" -> {
+                }
+                case "<EOF>" -> out.add("end of condition");
+                case "NUM_FLOAT", "NUM_INT", "NUM_UINT", "STRING", "BYTES", "IDENTIFIER" -> value = true;
+                default -> out.add("`" + v.replace("%%", "%") + "`");
             }
+        }
+        if (value) {
+            return "a value: a field, a literal or a parenthesized expression";
         }
         return out.size() == 1 ? out.get(0) : "one of " + String.join(", ", out);
     }

@@ -36,6 +36,10 @@ import java.util.Optional;
  * in total and regexes larger than {@link Builder#maxRegexProgramSize} are refused, both as runtime
  * errors (so a rule that hits them fails closed).
  *
+ * <p>Construction builds one CEL environment per trigger action and evaluates a small condition in
+ * each, so that the class loading and first-run work of cel-java's runtime (tens of milliseconds on a
+ * cold JVM) is paid here, not by the first real evaluation, which would otherwise risk its 100 ms budget.
+ *
  * <p>{@code compile} never throws for any input text; it returns diagnostics. Immutable and thread-safe:
  * build one and share it.
  */
@@ -53,6 +57,25 @@ public final class RuleCompiler {
         CelOptions options = CelEnvironment.options(b.comprehensionMaxIterations, b.maxRegexProgramSize);
         for (TriggerAction a : TriggerAction.values()) {
             environments.put(a, CelEnvironment.build(a, options));
+        }
+        for (TriggerAction a : TriggerAction.values()) {
+            warmUp(a);
+        }
+    }
+
+    private void warmUp(TriggerAction action) {
+        try {
+            CompileResult r = compile(action,
+                    "has(principal.role) && principal.role in ['owner'] || context.hour >= 0 && context.day_of_week != ''");
+            CompiledCondition c = r.condition().orElseThrow();
+            dev.custody.engine.payload.Action a = dev.custody.engine.payload.Action.builder(action)
+                    .walletId("00000000-0000-4000-8000-000000000000").at(java.time.Instant.EPOCH).build();
+            var payload = dev.custody.engine.payload.PayloadValidator.validate(a, java.time.Instant.EPOCH);
+            if (payload instanceof dev.custody.engine.payload.PayloadResult.Valid v) {
+                c.evaluate(v.payload(), System.nanoTime() + 10_000_000_000L);
+            }
+        } catch (RuntimeException e) {
+            // warming up is an optimisation only: a failure here changes nothing a caller can see
         }
     }
 
@@ -147,9 +170,8 @@ public final class RuleCompiler {
             return Optional.empty();
         }
         if (parsed.hasError()) {
-            for (CelIssue issue : parsed.getErrors()) {
-                out.add(IssueTranslator.parseIssue(issue, src));
-            }
+            // the first syntax error only: the parser's later ones mostly follow from it
+            out.add(IssueTranslator.parseIssue(parsed.getErrors().get(0), src));
             return Optional.empty();
         }
         CelAbstractSyntaxTree parsedAst;
@@ -191,9 +213,8 @@ public final class RuleCompiler {
         }
         try {
             CelValidationResult parsed = environments.get(TriggerAction.WITHDRAWAL_CREATE).parse(condition);
-            SourcePositions src = new SourcePositions(condition);
-            for (CelIssue issue : parsed.getErrors()) {
-                out.add(IssueTranslator.parseIssue(issue, src));
+            if (parsed.hasError()) {
+                out.add(IssueTranslator.parseIssue(parsed.getErrors().get(0), new SourcePositions(condition)));
             }
         } catch (RuntimeException | StackOverflowError e) {
             out.add(Diagnostic.error(DiagnosticCode.TOO_DEEP, "condition could not be parsed: it is too complex",

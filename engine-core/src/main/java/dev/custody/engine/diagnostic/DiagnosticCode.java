@@ -24,6 +24,8 @@ public enum DiagnosticCode {
     UNGUARDED_OPTIONAL_READ,
     /** A comparison with a string that the field never takes (a warning), e.g. a role that does not exist. */
     UNKNOWN_ENUM_VALUE,
+    /** A constant pattern given to {@code matches} is not a valid (RE2) regular expression. */
+    INVALID_REGEX,
     /** The condition is empty. */
     EMPTY_CONDITION,
     /** A text is longer than its limit (condition, name, description). */

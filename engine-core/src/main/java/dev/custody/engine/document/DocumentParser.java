@@ -205,13 +205,13 @@ public final class DocumentParser {
             Map<String, SourceNode.ScalarNode> keys = new LinkedHashMap<>();
             for (NodeTuple tuple : m.getValue()) {
                 if (!(tuple.getKeyNode() instanceof ScalarNode k)) {
-                    throw new DocumentException("keys must be strings", tuple.getKeyNode().getStartMark().getLine() + 1,
+                    throw new DocumentException("malformed YAML: keys must be strings", tuple.getKeyNode().getStartMark().getLine() + 1,
                             tuple.getKeyNode().getStartMark().getColumn() + 1);
                 }
                 SourceNode.ScalarNode key = (SourceNode.ScalarNode) yaml(k, index, depth + 1);
                 String name = String.valueOf(k.getValue());
                 if (fields.containsKey(name)) {
-                    throw new DocumentException("duplicate key `" + name + "`", key.line(), key.column());
+                    throw new DocumentException("malformed YAML: duplicate key `" + name + "`", key.line(), key.column());
                 }
                 keys.put(name, key);
                 fields.put(name, yaml(tuple.getValueNode(), index, depth + 1));

@@ -36,7 +36,8 @@ import java.util.regex.Pattern;
  *       {@value #MAX_DEPTH} levels, or holds more than {@value #MAX_ENTRIES} values.
  * </ul>
  * A {@code null} value counts as absent. Absent fields stay absent: reading one in a rule is a runtime
- * error, which the evaluator turns into a fail-closed DENY.
+ * error, which the evaluator turns into a fail-closed DENY. The one exception is
+ * {@code resource.decoded_args}: left out, the call was not recognized, so it is the empty map (DESIGN §3).
  *
  * <p>{@code context.hour} (0–23) and {@code context.day_of_week} ({@code "Monday"}…) are computed from the
  * evaluation instant in UTC.
@@ -122,6 +123,13 @@ public final class PayloadValidator {
                 converted.put(fieldName, value);
             }
             out.put(name, Collections.unmodifiableMap(converted));
+        }
+        if (trigger == TriggerAction.WEB3_CONTRACT_CALL) {
+            // decoded_args holds the arguments of a recognized call; left out, the call was not recognized,
+            // which is the empty map (DESIGN §3), so has(resource.decoded_args.<key>) answers false, not an error
+            Map<String, Object> resource = new HashMap<>(out.getOrDefault("resource", Map.of()));
+            resource.putIfAbsent("decoded_args", Map.of());
+            out.put("resource", Collections.unmodifiableMap(resource));
         }
         ZonedDateTime utc = at.atZone(ZoneOffset.UTC);
         Map<String, Object> context = new HashMap<>(4);

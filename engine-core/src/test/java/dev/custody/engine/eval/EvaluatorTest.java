@@ -26,7 +26,12 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EvaluatorTest {
-    private final Evaluator evaluator = Evaluator.create();
+    // These tests pin semantics, not latency: the first evaluations in a fresh JVM load CEL's runtime and
+    // can take tens of milliseconds, which on a loaded machine exceeds the default 100 ms budget and turns
+    // the expected decision into a time-out. The budget itself is pinned by the tests that set their own.
+    private static final Duration PATIENT = Duration.ofSeconds(10);
+
+    private final Evaluator evaluator = Evaluator.builder().timeBudget(PATIENT).build();
 
     private Decision decide(PolicyBundle b, Action a) {
         return evaluator.evaluate(b, a, true);
@@ -237,7 +242,7 @@ class EvaluatorTest {
     @Test
     void contextComesFromTheActionInstantOrTheClockInUtc() {
         PolicyBundle b = bundle(policy("p", deny("night", "context.hour < 6 || context.day_of_week == 'Sunday'")));
-        Evaluator at3am = Evaluator.builder()
+        Evaluator at3am = Evaluator.builder().timeBudget(PATIENT)
                 .clock(Clock.fixed(Instant.parse("2026-11-03T03:00:00Z"), ZoneOffset.UTC)).build();
         Action noInstant = withdrawal(1).at(null).build();
         assertEquals(Outcome.DENY, at3am.evaluate(b, noInstant).decision());
@@ -307,5 +312,30 @@ class EvaluatorTest {
                 "contract_address", "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", "method_selector", "0x12345678",
                 "value_wei", "0", "gas_limit", 60000, "decoded_args", java.util.Map.of()));
         assertEquals(Outcome.NO_MATCH, decide(b, unrecognized).decision());
+    }
+
+    @Test
+    void aCallWithoutDecodedArgsIsAnUnrecognizedCall() {
+        // DESIGN §3: an unrecognized call has an empty decoded_args map, so has() answers false; a call given
+        // without decoded_args is one whose arguments were not recognized, so a guarded rule is false there
+        // rather than failing closed
+        Rule guarded = new Rule("treasury", "web3.contract_call",
+                "has(resource.decoded_args.to) && resource.decoded_args.to == '0x1'", "ALLOW", null, null);
+        Rule unlessRecognized = new Rule("unknown-calls", "web3.contract_call",
+                "!has(resource.decoded_args.to)", "DENY", null, null);
+        Action call = Action.builder(TriggerAction.WEB3_CONTRACT_CALL).walletId(Fixtures.WALLET).at(Fixtures.TUESDAY_14H)
+                .field("resource.contract_address", "0x00000000219ab540356cbb839cbe05303d7705fa")
+                .field("resource.method_selector", "0x22895118")
+                .build();
+        Decision allow = decide(bundle(policy("p", guarded)), call);
+        assertEquals(Outcome.NO_MATCH, allow.decision(), String.valueOf(allow.error()));
+        Decision deny = decide(bundle(policy("p", unlessRecognized)), call);
+        assertEquals(Outcome.DENY, deny.decision());
+        assertFalse(deny.failClosed());
+        assertEquals("unknown-calls", deny.ruleId());
+        // a call without any resource section is treated the same way for decoded_args
+        Action bare = Action.builder(TriggerAction.WEB3_CONTRACT_CALL).walletId(Fixtures.WALLET).at(Fixtures.TUESDAY_14H)
+                .build();
+        assertEquals(Outcome.NO_MATCH, decide(bundle(policy("p", guarded)), bare).decision());
     }
 }

@@ -1,0 +1,26 @@
+package dev.custody.client.model;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+/**
+ * One element of the bare array returned by list wallets ({@code GET /workspaces/{id}/wallets}).
+ * {@code top_assets} has no documented shape, so its elements stay JSON trees. Immutable.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record WalletListItem(
+        String id,
+        String name,
+        String role,
+        String walletType,
+        String valueUsd,
+        List<JsonNode> topAssets,
+        String walletPurpose) {
+
+    public WalletListItem {
+        topAssets = topAssets == null ? List.of() : List.copyOf(topAssets);
+    }
+}

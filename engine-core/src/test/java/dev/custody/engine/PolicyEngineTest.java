@@ -1,0 +1,195 @@
+package dev.custody.engine;
+
+import static dev.custody.engine.Fixtures.allow;
+import static dev.custody.engine.Fixtures.deny;
+import static dev.custody.engine.Fixtures.policy;
+import static dev.custody.engine.Fixtures.withdrawal;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.custody.engine.eval.Decision;
+import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.policy.Policy;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+class PolicyEngineTest {
+    private static final String WS = "ws-1";
+    /** These tests pin cache semantics, not timing. */
+    private static final Duration PATIENT = Duration.ofSeconds(30);
+
+    /** A source whose policies the test swaps, counting loads. */
+    static final class MutableSource implements PolicySource {
+        final AtomicReference<List<Policy>> policies = new AtomicReference<>(List.of());
+        final AtomicInteger loads = new AtomicInteger();
+        volatile CountDownLatch gate;
+        volatile CountDownLatch entered;
+        volatile Exception failure;
+
+        @Override
+        public List<Policy> policies(String workspaceId) throws Exception {
+            loads.incrementAndGet();
+            List<Policy> snapshot = policies.get();
+            if (entered != null) {
+                entered.countDown();
+            }
+            if (gate != null) {
+                gate.await(10, TimeUnit.SECONDS);
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return snapshot;
+        }
+    }
+
+    @Test
+    void bundlesAreCachedUntilInvalidated() {
+        MutableSource source = new MutableSource();
+        source.policies.set(List.of(policy("p", allow("a", "true"))));
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).build();
+        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).decision());
+        source.policies.set(List.of(policy("p", deny("d", "true"))));
+        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).decision());
+        assertEquals(1, source.loads.get());
+        engine.invalidate(WS);
+        Decision d = engine.evaluate(WS, withdrawal(1).build());
+        assertEquals(Outcome.DENY, d.decision());
+        assertEquals("d", d.ruleId());
+        assertEquals(2, source.loads.get());
+    }
+
+    @Test
+    void workspacesHaveTheirOwnBundles() {
+        PolicySource source = ws -> ws.equals("a") ? List.of(policy("pa", allow("x", "true")))
+                : List.of(policy("pb", deny("y", "true")));
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).build();
+        assertEquals(Outcome.ALLOW, engine.evaluate("a", withdrawal(1).build()).decision());
+        assertEquals(Outcome.DENY, engine.evaluate("b", withdrawal(1).build()).decision());
+    }
+
+    @Test
+    void aLoadFailureDeniesAndIsNotCached() {
+        MutableSource source = new MutableSource();
+        source.policies.set(List.of(policy("p", allow("a", "true"))));
+        source.failure = new java.io.IOException("database unavailable");
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).build();
+        Decision d = engine.evaluate(WS, withdrawal(1).build());
+        assertEquals(Outcome.DENY, d.decision());
+        assertTrue(d.failClosed());
+        assertEquals("policies of workspace `ws-1` could not be loaded: database unavailable", d.error());
+        assertNull(d.ruleId());
+        source.failure = null;
+        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).decision());
+        assertEquals(2, source.loads.get());
+    }
+
+    @Test
+    void aSourceReturningNullOrThrowingUncheckedDenies() {
+        PolicyEngine nulls = PolicyEngine.builder(ws -> null).build();
+        Decision d = nulls.evaluate(WS, withdrawal(1).build());
+        assertTrue(d.failClosed());
+        assertEquals("policy source returned no list for workspace `ws-1`", d.error());
+        PolicyEngine boom = PolicyEngine.builder(ws -> {
+            throw new IllegalStateException("boom");
+        }).build();
+        assertEquals("policies of workspace `ws-1` could not be loaded: boom", boom.evaluate(WS, withdrawal(1).build()).error());
+    }
+
+    @Test
+    void anInvalidBundleDeniesAndIsRebuiltAfterTheRetryDelay() throws Exception {
+        MutableSource source = new MutableSource();
+        source.policies.set(List.of(policy("p", deny("typo", "withdrawal.amout > 1"))));
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).invalidBundleRetry(Duration.ZERO).build();
+        assertTrue(engine.evaluate(WS, withdrawal(1).build()).failClosed());
+        source.policies.set(List.of(policy("p", allow("a", "true"))));
+        // an invalid bundle is not kept as a success: with a zero retry delay the fix is picked up at once
+        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).decision());
+    }
+
+    @Test
+    void concurrentLoadsOfOneWorkspaceCoalesce() throws Exception {
+        MutableSource source = new MutableSource();
+        source.policies.set(List.of(policy("p", allow("a", "true"))));
+        source.gate = new CountDownLatch(1);
+        source.entered = new CountDownLatch(1);
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).build();
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Decision>> futures = new java.util.ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                futures.add(pool.submit(() -> engine.evaluate(WS, withdrawal(1).build())));
+            }
+            assertTrue(source.entered.await(10, TimeUnit.SECONDS));
+            Thread.sleep(50); // let the other seven block on the same load
+            source.gate.countDown();
+            for (Future<Decision> f : futures) {
+                assertEquals(Outcome.ALLOW, f.get(10, TimeUnit.SECONDS).decision());
+            }
+            assertEquals(1, source.loads.get());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void invalidateDuringALoadDiscardsWhatThatLoadRead() throws Exception {
+        MutableSource source = new MutableSource();
+        source.policies.set(List.of(policy("old", allow("a", "true"))));
+        source.gate = new CountDownLatch(1);
+        source.entered = new CountDownLatch(1);
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).build();
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            Future<Decision> inFlight = pool.submit(() -> engine.evaluate(WS, withdrawal(1).build()));
+            assertTrue(source.entered.await(10, TimeUnit.SECONDS));
+            // an approval lands while the old policies are being compiled
+            source.policies.set(List.of(policy("new", deny("d", "true"))));
+            Future<?> invalidation = pool.submit(() -> engine.invalidate(WS));
+            Thread.sleep(50);
+            assertFalse(invalidation.isDone(), "invalidate waits for the load in progress");
+            source.gate.countDown();
+            invalidation.get(10, TimeUnit.SECONDS);
+            source.gate = null;
+            // the evaluation that started before the approval finishes on what it loaded
+            assertEquals(Outcome.ALLOW, inFlight.get(10, TimeUnit.SECONDS).decision());
+            // every evaluation after invalidate returned sees the new policies
+            Decision after = engine.evaluate(WS, withdrawal(1).build());
+            assertEquals(Outcome.DENY, after.decision());
+            assertEquals("new", after.policyId());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void anActionOfAnotherWorkspaceIsDenied() {
+        PolicyEngine engine = PolicyEngine.builder(ws -> List.of(policy("p", allow("a", "true")))).timeBudget(PATIENT).build();
+        Decision d = engine.evaluate(WS, withdrawal(1).workspaceId("ws-2").build());
+        assertTrue(d.failClosed());
+        assertEquals("action belongs to workspace `ws-2`, not `ws-1`", d.error());
+        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).workspaceId("WS-1").build()).decision());
+        assertTrue(engine.evaluate(" ", withdrawal(1).build()).failClosed());
+    }
+
+    @Test
+    void builderFailsFastOnBadSettings() {
+        var b = PolicyEngine.builder(ws -> List.of());
+        assertEquals("time budget must be positive, got PT0S",
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                        () -> b.timeBudget(Duration.ZERO)).getMessage());
+        assertEquals("maximumWorkspaces must be at least 1, got 0",
+                org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                        () -> b.maximumWorkspaces(0)).getMessage());
+    }
+}
