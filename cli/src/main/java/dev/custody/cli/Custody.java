@@ -8,6 +8,7 @@ import dev.custody.cli.command.ReplayCommand;
 import dev.custody.cli.command.SchemaCommand;
 import dev.custody.cli.command.TestCommand;
 import dev.custody.cli.command.ValidateCommand;
+import dev.custody.cli.command.api.ApiCommand;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -17,7 +18,6 @@ import picocli.CommandLine.Help;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.UsageMessageSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
@@ -43,6 +43,7 @@ import picocli.CommandLine.Spec;
             TestCommand.class,
             BenchCommand.class,
             SchemaCommand.class,
+            ApiCommand.class,
             CommandLine.HelpCommand.class,
         },
         footerHeading = "%nExamples:%n",
@@ -59,8 +60,7 @@ public final class Custody implements Callable<Integer> {
     /** The exit codes, shown under every command's help (DESIGN §5). */
     static final Map<String, String> EXIT_CODES = exitCodes();
 
-    @Option(names = "--debug", scope = ScopeType.INHERIT,
-            description = "Print the stack trace of internal errors.")
+    @Option(names = "--debug", description = "Print the stack trace of internal errors.")
     boolean debug;
 
     @Spec

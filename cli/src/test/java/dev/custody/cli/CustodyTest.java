@@ -88,6 +88,15 @@ class CustodyTest {
     }
 
     @Test
+    void theApiClientIsASubcommand() {
+        Cli.Result r = Cli.run("api");
+        assertEquals(ExitCode.USAGE, r.exit());
+        assertTrue(r.err().startsWith("error: `custody api` needs a subcommand: one of `networks`"), r.err());
+        assertEquals(ExitCode.OK, Cli.run("api", "--help").exit());
+        assertTrue(Cli.run("--help").out().contains("\n  api "), "listed in the help");
+    }
+
+    @Test
     void debugIsAcceptedAfterTheVerbToo() {
         assertEquals(ExitCode.OK, Cli.run("schema", "--debug", "--format", "json").exit());
     }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.custody.cli.CliException;
 import dev.custody.cli.Converters;
 import dev.custody.cli.Custody;
+import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
@@ -33,6 +34,7 @@ import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -72,6 +74,9 @@ public final class EvalCommand implements Callable<Integer> {
 
     @ParentCommand
     Custody root;
+
+    @Mixin
+    DebugOption debug;
 
     @Spec
     CommandSpec spec;

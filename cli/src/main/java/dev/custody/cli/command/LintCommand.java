@@ -2,6 +2,7 @@ package dev.custody.cli.command;
 
 import dev.custody.cli.CliException;
 import dev.custody.cli.Custody;
+import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
@@ -28,6 +29,7 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -60,6 +62,9 @@ public final class LintCommand implements Callable<Integer> {
 
     @ParentCommand
     Custody root;
+
+    @Mixin
+    DebugOption debug;
 
     @Spec
     CommandSpec spec;

@@ -5,6 +5,7 @@ import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.CliException;
 import dev.custody.cli.Converters;
 import dev.custody.cli.Custody;
+import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
@@ -29,6 +30,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -69,6 +71,9 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @ParentCommand
     Custody root;
+
+    @Mixin
+    DebugOption debug;
 
     @Spec
     CommandSpec spec;

@@ -3,6 +3,7 @@ package dev.custody.cli.command;
 import dev.custody.cli.CliException;
 import dev.custody.cli.Converters;
 import dev.custody.cli.Custody;
+import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -69,6 +71,9 @@ public final class TestCommand implements Callable<Integer> {
 
     @ParentCommand
     Custody root;
+
+    @Mixin
+    DebugOption debug;
 
     @Spec
     CommandSpec spec;
