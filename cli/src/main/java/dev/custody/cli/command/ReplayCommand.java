@@ -294,7 +294,7 @@ public final class ReplayCommand implements Callable<Integer> {
                 case NO_MATCH -> style.dim(name);
             });
             line.append(" ".repeat(Math.max(1, 10 - name.length())));
-            pad(rule == null ? "-" : rule, 24);
+            pad(rule == null ? "-" : rule, 26);
             if (text != null) {
                 line.append(text);
             }

@@ -95,12 +95,12 @@ class ReplayCommandTest {
     void textHasOneLinePerAction() {
         Cli.Result r = replay("--policies", policies, "--actions", actions);
         assertEquals(List.of(
-                "a-1          DENY      big                      above $10,000",
-                "line 2       DENY      -                        fail-closed: malformed action line 2: malformed JSON "
+                "a-1          DENY      big                        above $10,000",
+                "line 2       DENY      -                          fail-closed: malformed action line 2: malformed JSON "
                         + "at column 44: unexpected end-of-input: expected close marker for Object",
-                "a-3          ALLOW     listed                   whitelisted destination",
+                "a-3          ALLOW     listed                     whitelisted destination",
                 "a-4          NO_MATCH  -",
-                "a-5          DENY      -                        fail-closed: malformed action line 7: unknown "
+                "a-5          DENY      -                          fail-closed: malformed action line 7: unknown "
                         + "property `bogus`"), r.outLines());
     }
 
@@ -131,7 +131,7 @@ class ReplayCommandTest {
                 + "{\"policy_id\":\"limits\",\"rule_id\":\"listed\",\"effect\":\"ALLOW\",\"result\":true,\"error\":null,"
                 + "\"elapsed_us\":0}]}\n"), r.out());
         Cli.Result text = replay("--policies", policies, "--actions", one, "--explain");
-        assertEquals(List.of("a-3          ALLOW     listed                   whitelisted destination",
+        assertEquals(List.of("a-3          ALLOW     listed                     whitelisted destination",
                 "    big (DENY): false", "    listed (ALLOW): true"), text.outLines());
     }
 
@@ -211,7 +211,7 @@ class ReplayCommandTest {
         Cli.Result r = Cli.runWithInput(Fixtures.withdrawal("a-1", 20000, true) + "\n", "replay", "--policies",
                 policies, "--actions", "-", "--time-budget", "1m");
         assertEquals(ExitCode.OK, r.exit(), r.toString());
-        assertEquals("a-1          DENY      big                      above $10,000\n", r.out());
+        assertEquals("a-1          DENY      big                        above $10,000\n", r.out());
         assertTrue(r.errLines().get(0).startsWith("1 action from standard input in "), r.err());
     }
 
