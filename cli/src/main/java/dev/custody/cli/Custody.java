@@ -117,6 +117,9 @@ public final class Custody implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && Compilers.COMPILING_VERBS.contains(args[0])) {
+            Compilers.prestart();
+        }
         CommandLine cl = commandLine();
         int exit = cl.execute(args);
         cl.getOut().flush();

@@ -2,12 +2,12 @@ package dev.custody.cli.command;
 
 import dev.custody.cli.CliException;
 import dev.custody.cli.Converters;
+import dev.custody.cli.Compilers;
 import dev.custody.cli.Custody;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.bundle.PolicyBundle;
-import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.Evaluator;
 import dev.custody.engine.payload.Action;
@@ -128,7 +128,7 @@ public final class BenchCommand implements Callable<Integer> {
         if (parsed.isEmpty()) {
             throw CliException.input("no actions to decide in `" + actions + "`");
         }
-        PolicySet set = PolicySet.read(policies, new PolicyValidator(RuleCompiler.create()));
+        PolicySet set = PolicySet.read(policies, new PolicyValidator(Compilers.shared()));
         if (set.loadFailure() != null) {
             throw CliException.input(set.loadFailure());
         }

@@ -3,12 +3,12 @@ package dev.custody.cli.command;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.Converters;
+import dev.custody.cli.Compilers;
 import dev.custody.cli.Custody;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
-import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.Evaluator;
 import dev.custody.engine.policy.PolicyValidator;
@@ -106,7 +106,7 @@ public final class DiffCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         try (ActionStream stream = new ActionStream(Inputs.lines(actions, env.stdin()))) {
-            PolicyValidator validator = new PolicyValidator(RuleCompiler.create());
+            PolicyValidator validator = new PolicyValidator(Compilers.shared());
             PolicySet baseSet = PolicySet.read(base, validator);
             PolicySet headSet = PolicySet.read(head, validator);
             Evaluator evaluator = ReplayCommand.evaluator(env, now, timeBudget);

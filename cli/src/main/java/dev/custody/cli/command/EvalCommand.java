@@ -3,6 +3,7 @@ package dev.custody.cli.command;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.custody.cli.CliException;
 import dev.custody.cli.Converters;
+import dev.custody.cli.Compilers;
 import dev.custody.cli.Custody;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
@@ -11,7 +12,6 @@ import dev.custody.cli.VersionProvider;
 import dev.custody.engine.compile.CompileResult;
 import dev.custody.engine.compile.CompiledCondition;
 import dev.custody.engine.compile.ConditionResult;
-import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticFormatter;
 import dev.custody.engine.payload.Action;
@@ -120,7 +120,7 @@ public final class EvalCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         Style style = root.style();
-        CompileResult compiled = RuleCompiler.create().compile(action, text);
+        CompileResult compiled = Compilers.shared().compile(action, text);
         if (!compiled.valid()) {
             if (format == Format.json) {
                 out.println(JsonOutput.write(json(null, "condition is invalid", compiled.diagnostics(), null)));

@@ -1,12 +1,12 @@
 package dev.custody.cli.command;
 
 import dev.custody.cli.CliException;
+import dev.custody.cli.Compilers;
 import dev.custody.cli.Custody;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
-import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
 import dev.custody.engine.document.SourceNode;
@@ -135,7 +135,7 @@ public final class LintCommand implements Callable<Integer> {
     }
 
     static List<LintedFile> lint(List<Path> files) throws java.io.IOException {
-        PolicyValidator validator = new PolicyValidator(RuleCompiler.create());
+        PolicyValidator validator = new PolicyValidator(Compilers.shared());
         List<String> names = new ArrayList<>();
         List<String> texts = new ArrayList<>();
         List<PolicyDocument> docs = new ArrayList<>();

@@ -4,13 +4,13 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.CliException;
 import dev.custody.cli.Converters;
+import dev.custody.cli.Compilers;
 import dev.custody.cli.Custody;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.bundle.PolicyBundle;
-import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.Evaluator;
 import dev.custody.engine.eval.Outcome;
@@ -118,7 +118,7 @@ public final class ReplayCommand implements Callable<Integer> {
         try (ActionStream stream = new ActionStream(Inputs.lines(actions, env.stdin()));
                 ReplayPipeline pipeline = new ReplayPipeline(
                         threads != null ? threads : Runtime.getRuntime().availableProcessors())) {
-            PolicySet set = PolicySet.read(policies, new PolicyValidator(RuleCompiler.create()));
+            PolicySet set = PolicySet.read(policies, new PolicyValidator(Compilers.shared()));
             if (set.documents().isEmpty()) {
                 err.println("warning: no policy files under the given paths; every action is NO_MATCH");
             }

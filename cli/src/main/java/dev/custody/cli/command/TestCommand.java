@@ -2,13 +2,13 @@ package dev.custody.cli.command;
 
 import dev.custody.cli.CliException;
 import dev.custody.cli.Converters;
+import dev.custody.cli.Compilers;
 import dev.custody.cli.Custody;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.bundle.PolicyBundle;
-import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.Evaluator;
 import dev.custody.engine.eval.TraceEntry;
@@ -109,7 +109,7 @@ public final class TestCommand implements Callable<Integer> {
         if (files.isEmpty()) {
             throw CliException.input("no policy test files (*.test.yaml, *.test.yml, *.test.json) under the given paths");
         }
-        PolicyValidator validator = new PolicyValidator(RuleCompiler.create());
+        PolicyValidator validator = new PolicyValidator(Compilers.shared());
         List<FileResult> results = new ArrayList<>();
         Set<RuleRef> rules = new LinkedHashSet<>();
         Set<RuleRef> matched = new LinkedHashSet<>();

@@ -1,13 +1,13 @@
 package dev.custody.cli.command;
 
 import dev.custody.cli.Converters;
+import dev.custody.cli.Compilers;
 import dev.custody.cli.Custody;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.compile.CompileResult;
-import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.TriggerAction;
@@ -80,7 +80,7 @@ public final class ValidateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         String text = Inputs.condition(condition, root.environment().stdin());
-        CompileResult result = RuleCompiler.create().compile(action, text);
+        CompileResult result = Compilers.shared().compile(action, text);
         PrintWriter out = spec.commandLine().getOut();
         if (format == Format.json) {
             out.println(JsonOutput.write(json(result)));
