@@ -12,6 +12,7 @@ import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.Evaluator;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.schema.Limits;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -140,7 +141,7 @@ public final class BenchCommand implements Callable<Integer> {
                 throw CliException.input("policies do not compile: " + set.problems(bundles[i]).get(0));
             }
         }
-        Evaluator evaluator = ReplayCommand.evaluator(root.environment(), now, Evaluator.create().timeBudget());
+        Evaluator evaluator = ReplayCommand.evaluator(root.environment(), now, Limits.EVALUATION_TIMEOUT);
         run(evaluator, batch, bundles, Long.MAX_VALUE, warmup.toNanos());
         Result r = length != null && length.iterations != null
                 ? run(evaluator, batch, bundles, length.iterations, Long.MAX_VALUE)

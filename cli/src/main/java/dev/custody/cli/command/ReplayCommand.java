@@ -61,6 +61,8 @@ import picocli.CommandLine.Spec;
             "",
             "Formats: text (one line per action), jsonl (one decision record per line),",
             "json (one document: {\"decisions\": [...], \"summary\": {...}}).",
+            "Each workspace gets the policies with its workspace_id and those without one;",
+            "an action without workspace_id gets only the latter.",
             "An action that runs past --time-budget is decided once more before it is",
             "denied, so a stalled machine does not decide it; a slow rule stays denied.",
         })

@@ -17,6 +17,9 @@ import java.util.TreeMap;
  * Memory is bounded by the number of rules. Not thread-safe.
  */
 final class ReplaySummary {
+    /** Distinct event names counted apart; the rest are counted together, so a hostile stream cannot grow memory. */
+    static final int MAX_EVENT_NAMES = 100;
+
     /** One deciding rule and how many actions it decided. */
     record RuleCount(String policyId, String ruleId, String decision, boolean failClosed, long count) {}
 
@@ -60,7 +63,8 @@ final class ReplaySummary {
     }
 
     void event(String name) {
-        events.computeIfAbsent(name, k -> new long[1])[0]++;
+        String key = events.containsKey(name) || events.size() < MAX_EVENT_NAMES ? name : "(other)";
+        events.computeIfAbsent(key, k -> new long[1])[0]++;
     }
 
     void finish() {
