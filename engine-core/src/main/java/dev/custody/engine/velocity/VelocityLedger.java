@@ -362,14 +362,14 @@ public final class VelocityLedger implements VelocitySource {
     static long micros(BigDecimal valueUsd) {
         Objects.requireNonNull(valueUsd, "valueUsd");
         if (valueUsd.signum() < 0) {
-            throw new IllegalArgumentException("value_usd must not be negative, got " + valueUsd.toPlainString());
+            throw new IllegalArgumentException("`value_usd` must not be negative, got " + valueUsd);
         }
         if (valueUsd.precision() - valueUsd.scale() > 19) {
-            throw new IllegalArgumentException("value_usd " + valueUsd + " is too large");
+            throw new IllegalArgumentException("`value_usd` " + valueUsd + " is too large");
         }
         BigDecimal micros = valueUsd.setScale(6, RoundingMode.HALF_EVEN).movePointRight(6);
         if (micros.compareTo(MAX_MICROS) > 0) {
-            throw new IllegalArgumentException("value_usd " + valueUsd.toPlainString() + " is too large");
+            throw new IllegalArgumentException("`value_usd` " + valueUsd.toPlainString() + " is too large");
         }
         return micros.longValueExact();
     }
