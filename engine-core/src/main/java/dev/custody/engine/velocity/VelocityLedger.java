@@ -46,8 +46,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *       exactly by every later query; its cost is the number of entries of its key after it;
  *   <li>a record at or before {@code watermark - lateness - W} (W = 24 h for outflow, 1 h for attempts) can
  *       no longer fall in any window the ledger answers for, and is dropped ({@link #droppedRecords()});
- *   <li>a query at {@code t >= watermark - lateness} is answered exactly (by a scan of the key's entries
- *       when {@code t} is earlier than the key's newest entry);
+ *   <li>a query at {@code t >= watermark - lateness} is answered exactly; when {@code t} is earlier than
+ *       the key's newest entry, by correcting the running sums with the entries less than
+ *       {@code newest - t} from either edge of each window (so it costs the records of the lateness span,
+ *       not a day's worth);
  *   <li>a query at {@code t < watermark - lateness} throws {@link VelocityException}: the data it needs
  *       may be evicted, and an undercount would let a limit pass, so the caller denies fail-closed.
  * </ul>
@@ -274,7 +276,7 @@ public final class VelocityLedger implements VelocitySource {
                     sums[w] = o.sum(w);
                 }
             } else {
-                o.scan(t, new long[3], sums);
+                o.asOf(t, new long[3], sums);
             }
         }
         long count = 0;
@@ -286,7 +288,7 @@ public final class VelocityLedger implements VelocitySource {
                 count = a.count(0);
             } else {
                 long[] counts = new long[1];
-                a.scan(t, counts, null);
+                a.asOf(t, counts, null);
                 count = counts[0];
             }
         }

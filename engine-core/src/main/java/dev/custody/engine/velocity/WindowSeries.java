@@ -168,41 +168,46 @@ final class WindowSeries {
     }
 
     /**
-     * Counts and sums as of an instant before the anchor, by a scan from the newest entry back to
-     * {@code t - widest window}. Exact as long as {@code t - widest window >= floor}.
+     * Counts and sums as of an instant {@code t} before the anchor, derived from the running figures: for
+     * each window, take away the entries in {@code (t, anchor]} and add back those in
+     * {@code (t - W, anchor - W]}. Both ranges are {@code anchor - t} long (at most the ledger's lateness),
+     * so the cost is the number of entries that recent, not a day's worth. Exact as long as
+     * {@code t - widest window >= floor} (nothing it needs has been evicted).
      *
      * @param counts receives the count of each window
      * @param sums receives the sum of each window, or null for an unvalued series
      */
-    void scan(long t, long[] counts, BigDecimal[] sums) {
-        long[] lo = new long[windows.length];
-        long[] hi = new long[windows.length];
-        long lowest = t - windows[windows.length - 1];
-        for (long i = end - 1; i >= start; i--) {
-            long time = times[phys(i)];
-            if (time > t) {
-                continue;
+    void asOf(long t, long[] counts, BigDecimal[] sums) {
+        for (int w = 0; w < windows.length; w++) {
+            long lo = sumLo[w];
+            long hi = sumHi[w];
+            long count = end - heads[w];
+            for (long i = end - 1; i >= heads[w] && times[phys(i)] > t; i--) {
+                count--;
+                if (valued) {
+                    long v = values[phys(i)];
+                    if (Long.compareUnsigned(lo, v) < 0) {
+                        hi--;
+                    }
+                    lo -= v;
+                }
             }
-            if (time <= lowest) {
-                break;
-            }
-            for (int w = 0; w < windows.length; w++) {
-                if (time > t - windows[w]) {
-                    counts[w]++;
+            long lower = t - windows[w];
+            for (long i = heads[w] - 1; i >= start && times[phys(i)] > lower; i--) {
+                if (times[phys(i)] <= t) {
+                    count++;
                     if (valued) {
-                        long v = values[phys(i)];
-                        long r = lo[w] + v;
-                        if (Long.compareUnsigned(r, lo[w]) < 0) {
-                            hi[w]++;
+                        long r = lo + values[phys(i)];
+                        if (Long.compareUnsigned(r, lo) < 0) {
+                            hi++;
                         }
-                        lo[w] = r;
+                        lo = r;
                     }
                 }
             }
-        }
-        if (sums != null) {
-            for (int w = 0; w < windows.length; w++) {
-                sums[w] = micros(hi[w], lo[w]);
+            counts[w] = count;
+            if (sums != null) {
+                sums[w] = micros(hi, lo);
             }
         }
     }

@@ -124,6 +124,17 @@ class VelocityLedgerTest {
     }
 
     @Test
+    void aLateQueryBorrowsAcrossTheLowWordExactly() {
+        BigDecimal max = new BigDecimal("9223372036854.775807"); // 2^63 - 1 micro-dollars
+        for (int i = 0; i < 3; i++) {
+            ledger.recordSettlement(WS, WALLET, ETH, max, SettlementStatus.SUCCESS, T0.plusSeconds(i));
+        }
+        // 3 (2^63 - 1) = 2^64 + 2^63 - 3: taking the newest away borrows from the high word
+        assertEquals(0, at(T0.plusSeconds(1)).wallet().outflow1h().compareTo(max.multiply(BigDecimal.valueOf(2))));
+        assertEquals(0, at(T0.plusSeconds(2)).wallet().outflow1h().compareTo(max.multiply(BigDecimal.valueOf(3))));
+    }
+
+    @Test
     void aLateRecordIsCountedExactly() {
         ledger.recordSettlement(WS, WALLET, ETH, usd("1"), SettlementStatus.SUCCESS, T0.plus(Duration.ofHours(2)));
         // arrives after, happened before: inside the 6-hour window, outside the 1-hour one
