@@ -65,8 +65,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * entries are evicted whenever a key is touched, and a sweep over all keys, run after as many operations
  * as there are keys (at least 1024), evicts the entries of keys that went quiet and forgets empty keys.
  * Memory is therefore bounded by the entries of the last {@code 24 h + lateness} (1 h + lateness for
- * attempts) plus at most one sweep interval of records; about 16 bytes per outflow entry and 8 bytes per
- * attempt entry per key, three keys per record.
+ * attempts) plus at most one sweep interval of records: 16 bytes per outflow entry and 8 per attempt
+ * entry, three keys per record, plus the ring buffers' slack (capacities are powers of two, halved when a
+ * quarter full). {@code VelocityLedgerMeasure} (in the tests) measured about 24 bytes per outflow entry
+ * all included, i.e. about 7 MB per 100,000 realized settlements within 24 h, and a few hundred
+ * nanoseconds per record or query.
+ *
+ * <h2>Keys</h2>
+ * A wallet id is unique across workspaces, so the wallet key is the wallet alone; the workspace and
+ * (workspace, network) keys carry the workspace. Wallet and workspace ids are matched without regard to
+ * case (UUIDs); network codes exactly.
  *
  * <h2>Thread-safety</h2>
  * One {@link ReentrantLock} guards all state; every public method holds it for its whole, short, O(1)

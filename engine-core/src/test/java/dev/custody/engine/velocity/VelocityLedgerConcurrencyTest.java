@@ -88,11 +88,11 @@ class VelocityLedgerConcurrencyTest {
     private static Op op(int thread, int i) {
         long h = (thread * 1_000_003L + i) * 0x9E3779B97F4A7C15L;
         h ^= h >>> 29;
-        int wallet = (int) Math.floorMod(h, 8);
+        int wallet = Math.floorMod(h, 8);
         String net = "NET-" + Math.floorMod(h >>> 8, 2);
         Instant at = T0.plusMillis(Math.floorMod(h >>> 16, 40 * 60 * 1000L));
         boolean settle = ((h >>> 40) & 1) == 0;
-        SettlementStatus status = SettlementStatus.values()[(int) Math.floorMod(h >>> 41, 3)];
+        SettlementStatus status = SettlementStatus.values()[Math.floorMod(h >>> 41, 3)];
         BigDecimal usd = BigDecimal.valueOf(Math.floorMod(h >>> 20, 100_000_000L), 2);
         return new Op(settle, "ws-" + (wallet % 2), "wallet-" + wallet, net, usd, status, at);
     }
