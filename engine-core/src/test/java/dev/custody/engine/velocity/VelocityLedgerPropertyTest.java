@@ -20,7 +20,7 @@ import net.jqwik.api.Tuple;
  * records out of order, window boundaries hit exactly, big jumps in time, and values large enough to carry
  * into the high word of the sums.
  */
-class VelocityLedgerProperties {
+class VelocityLedgerPropertyTest {
     private static final Instant BASE = Instant.parse("2026-11-01T00:00:00Z");
     private static final Duration GRID = Duration.ofMinutes(5);
     private static final String[] WORKSPACES = {"ws-a", "ws-b"};
