@@ -3,6 +3,7 @@ package dev.custody.cli.repl;
 import dev.custody.cli.ExitCode;
 import dev.custody.engine.schema.TriggerAction;
 import java.io.BufferedReader;
+import java.io.IOError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -13,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
 import org.jline.reader.LineReader;
@@ -175,17 +177,24 @@ public final class ReplCommand implements Callable<Integer> {
             startup(session);
             boolean colour = !Terminal.TYPE_DUMB.equals(terminal.getType())
                     && !Terminal.TYPE_DUMB_COLOR.equals(terminal.getType()) && System.getenv("NO_COLOR") == null;
-            LineReader reader = TerminalRunner.lineReader(terminal, session, historyFile, colour);
-            int code = TerminalRunner.run(session, reader::readLine, out);
-            try {
-                reader.getHistory().save();
-            } catch (IOException e) {
-                spec.commandLine().getErr().println("warning: cannot save the history to `" + historyFile + "`: "
-                        + e.getMessage());
+            Optional<String> problem = TerminalRunner.historyProblem(historyFile);
+            problem.ifPresent(p -> spec.commandLine().getErr().println("warning: history not kept: `" + historyFile
+                    + "` " + p));
+            LineReader reader = TerminalRunner.lineReader(terminal, session,
+                    problem.isPresent() ? null : historyFile, colour);
+            int code = TerminalRunner.run(session, reader::readLine);
+            if (problem.isEmpty()) {
+                try {
+                    reader.getHistory().save();
+                } catch (IOException e) {
+                    spec.commandLine().getErr().println("warning: cannot save the history to `" + historyFile
+                            + "`: " + e.getMessage());
+                }
             }
             out.flush();
             return code;
-        } catch (IOException e) {
+        } catch (IOException | IOError | RuntimeException e) {
+            // the terminal itself failed (closed, unreadable): nothing more can be read from it
             spec.commandLine().getErr().println("error: terminal failure: " + e.getMessage());
             return ExitCode.IO;
         }

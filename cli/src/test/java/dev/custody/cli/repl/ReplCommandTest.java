@@ -163,11 +163,25 @@ class ReplCommandTest {
                 withdrawal.create> withdrawal.value_usd = 5.0
                 withdrawal.create> true
                 withdrawal.create> error: unknown command `:nope`; `:help` lists the commands
-                withdrawal.create>\s
-                """, screen.toString(StandardCharsets.UTF_8));
+                withdrawal.create>\s""", screen.toString(StandardCharsets.UTF_8));
         List<String> saved = Files.readAllLines(history);
         assertEquals(3, saved.size(), saved.toString());
         assertTrue(saved.get(2).endsWith(":nope"), saved.toString());
+    }
+
+    @Test
+    void aHistoryFileThatCannotBeUsedIsLeftAloneWithAWarning() throws IOException {
+        Path history = dir.resolve("old_history");
+        Files.writeString(history, "an older format\n");
+        ByteArrayOutputStream screen = new ByteArrayOutputStream();
+        Run r = run(new ByteArrayInputStream(new byte[0]), true,
+                () -> new DumbTerminal("test", Terminal.TYPE_DUMB,
+                        new ByteArrayInputStream("true\n".getBytes(StandardCharsets.UTF_8)), screen, StandardCharsets.UTF_8),
+                "--history", history.toString());
+        assertEquals(new Run(ExitCode.OK, "", "warning: history not kept: `" + history
+                + "` is not a history file (lines are `<epoch millis>:<entry>`)\n"), r);
+        assertTrue(screen.toString(StandardCharsets.UTF_8).endsWith("withdrawal.create> true\nwithdrawal.create> "));
+        assertEquals("an older format\n", Files.readString(history));
     }
 
     @Test

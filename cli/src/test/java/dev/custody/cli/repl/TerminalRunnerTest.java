@@ -20,6 +20,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.jline.reader.EndOfFileException;
@@ -52,7 +53,7 @@ class TerminalRunnerTest {
                 new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)), screen, StandardCharsets.UTF_8)) {
             Session session = ReplFixtures.session(terminal.writer(), dir);
             LineReader reader = TerminalRunner.lineReader(terminal, session, history, false);
-            int code = TerminalRunner.run(session, reader::readLine, terminal.writer());
+            int code = TerminalRunner.run(session, reader::readLine);
             reader.getHistory().save();
             terminal.flush();
             return new Transcript(screen.toString(StandardCharsets.UTF_8), code, reader);
@@ -73,7 +74,7 @@ class TerminalRunnerTest {
             PrintWriter out = new PrintWriter(results);
             Session session = ReplFixtures.session(out, dir);
             LineReader reader = TerminalRunner.lineReader(terminal, session, history, true);
-            int code = TerminalRunner.run(session, reader::readLine, out);
+            int code = TerminalRunner.run(session, reader::readLine);
             reader.getHistory().save();
             return new Transcript(results.toString(), code, reader);
         }
@@ -106,8 +107,7 @@ class TerminalRunnerTest {
                 withdrawal.create> action: web3.contract_call
                 fields that do not apply to web3.contract_call (kept): withdrawal.value_usd
                 web3.contract_call> true
-                web3.contract_call>\s
-                """, t.output());
+                web3.contract_call>\s""", t.output());
         assertEquals(ExitCode.OK, t.exitCode());
     }
 
@@ -136,8 +136,7 @@ class TerminalRunnerTest {
                 withdrawal.create> action: web3.contract_call
                 fields that do not apply to web3.contract_call (kept): withdrawal.value_usd
                 web3.contract_call> resource.decoded_args = {"to":"0x12","value":"5"}
-                web3.contract_call>\s
-                """, t.output());
+                web3.contract_call>\s""", t.output());
         assertEquals(List.of(":set withdrawal.value_usd 50", "(withdrawal.value_usd > 10 &&\n  withdrawal.value_usd < 100)",
                 "[1, 2,\n 3].exists(x,\n   x == 3)", ":set principal.user_email \"ops\n@example.com\"",
                 ":action web3.contract_call", ":set resource.decoded_args {\"to\":\n  \"0x12\",\n  \"value\": \"5\"}"),
@@ -155,7 +154,7 @@ class TerminalRunnerTest {
     void errorsDoNotChangeTheInteractiveExitCode() throws IOException {
         Transcript t = dumbSession(":nope\n:load missing.json\n:policies broken.yaml\n", dir.resolve("history"));
         assertEquals(ExitCode.OK, t.exitCode());
-        assertTrue(t.output().endsWith("withdrawal.create> \n"), t.output());
+        assertTrue(t.output().endsWith("withdrawal.create> "), t.output());
     }
 
     @Test
@@ -164,7 +163,7 @@ class TerminalRunnerTest {
                 + "principal.role == \"admin\"\n", dir.resolve("history"));
         assertEquals(List.of(":set withdrawal.value_usd 12000", "withdrawal.value_usd > 100", ":set principal.role admin",
                 "principal.role == \"admin\""), entries(t.reader().getHistory()));
-        assertEquals("withdrawal.value_usd = 12000.0\ntrue\nprincipal.role = \"admin\"\ntrue\n\n", t.output());
+        assertEquals("withdrawal.value_usd = 12000.0\ntrue\nprincipal.role = \"admin\"\ntrue\n", t.output());
     }
 
     @Test
@@ -179,15 +178,26 @@ class TerminalRunnerTest {
 
         // a new session starts with that history: Up twice recalls the :set; then Up twice recalls the condition
         Transcript next = editingSession("\033OA\033OA\n\033OA\033OA\n", history);
-        assertEquals("withdrawal.value_usd = 7.0\ntrue\n\n", next.output());
+        assertEquals("withdrawal.value_usd = 7.0\ntrue\n", next.output());
         assertEquals(List.of(":set withdrawal.value_usd 7", "withdrawal.value_usd == 7.0", ":set withdrawal.value_usd 7",
                 "withdrawal.value_usd == 7.0"), entries(next.reader().getHistory()));
     }
 
     @Test
+    void historyFilesJlineCannotUseAreDetectedBeforehand() throws IOException {
+        Path history = dir.resolve("history");
+        assertEquals(Optional.empty(), TerminalRunner.historyProblem(history), "created on the first entry");
+        dumbSession("true\n", history);
+        assertEquals(Optional.empty(), TerminalRunner.historyProblem(history));
+        Files.writeString(history, "1795217015439:true\nno timestamp here\n");
+        assertEquals(Optional.of("is not a history file (lines are `<epoch millis>:<entry>`)"),
+                TerminalRunner.historyProblem(history));
+        assertEquals(Optional.of("is not a regular file"), TerminalRunner.historyProblem(dir));
+    }
+
+    @Test
     void ctrlCDropsTheLineAndCtrlDLeaves() {
         Deque<Supplier<String>> script = new ArrayDeque<>(List.of(
-                () -> "withdrawal.value_usd >",
                 () -> {
                     throw new UserInterruptException("withdrawal.value_usd > 1");
                 },
@@ -203,12 +213,11 @@ class TerminalRunnerTest {
         int code = TerminalRunner.run(session, prompt -> {
             prompts.add(prompt);
             return script.pop().get();
-        }, writer);
+        });
         assertEquals(ExitCode.OK, code);
         assertEquals(1, script.size(), "the entry after Ctrl-D is never read");
-        assertEquals(List.of("withdrawal.create> ", "withdrawal.create> ", "withdrawal.create> ", "withdrawal.create> "),
-                prompts);
-        assertTrue(out.toString().endsWith("true\n\n"), out.toString());
+        assertEquals(List.of("withdrawal.create> ", "withdrawal.create> ", "withdrawal.create> "), prompts);
+        assertEquals("true\n", out.toString());
     }
 
     @Test
@@ -223,7 +232,7 @@ class TerminalRunnerTest {
                 Session session = ReplFixtures.session(out, dir);
                 LineReader reader = TerminalRunner.lineReader(terminal, session, dir.resolve("history"), false);
                 AtomicInteger code = new AtomicInteger(-1);
-                Thread loop = new Thread(() -> code.set(TerminalRunner.run(session, reader::readLine, out)));
+                Thread loop = new Thread(() -> code.set(TerminalRunner.run(session, reader::readLine)));
                 loop.start();
                 keyboard.write("withdrawal.value_usd >".getBytes(StandardCharsets.UTF_8));
                 keyboard.flush();
@@ -240,7 +249,7 @@ class TerminalRunnerTest {
                 keyboard.close();
                 loop.join();
                 assertEquals(ExitCode.OK, code.get());
-                assertEquals("true\n\n", results.toString());
+                assertEquals("true\n", results.toString());
                 assertEquals(List.of("true"), entries(reader.getHistory()));
             }
         });
