@@ -202,8 +202,9 @@ final class ReplCompleter implements Completer {
             }
             return;
         }
-        if (Section.fromWireName(head.contains(".") ? head.substring(0, head.indexOf('.')) : "").isPresent()) {
-            return;
+        String first = head.contains(".") ? head.substring(0, head.indexOf('.')) : head;
+        if (Section.fromWireName(first).isPresent()) {
+            return; // a field the action does not have, or a key of decoded_args: nothing sensible to offer
         }
         methods(out, prefix, head, MACROS);
         methods(out, prefix, head, STRING_METHODS);

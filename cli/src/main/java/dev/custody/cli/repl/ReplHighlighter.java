@@ -3,6 +3,7 @@ package dev.custody.cli.repl;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
+import java.util.Locale;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.jline.reader.Highlighter;
@@ -60,7 +61,7 @@ final class ReplHighlighter implements Highlighter {
             char c = s.charAt(i);
             int stringStart = stringStart(s, i);
             if (stringStart >= 0) {
-                boolean raw = s.substring(i, stringStart).toLowerCase(java.util.Locale.ROOT).contains("r");
+                boolean raw = s.substring(i, stringStart).toLowerCase(Locale.ROOT).contains("r");
                 int end = stringEnd(s, stringStart, raw);
                 sb.styled(STRING, s.substring(i, end));
                 i = end;

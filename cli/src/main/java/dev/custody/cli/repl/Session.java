@@ -29,11 +29,14 @@ import dev.custody.engine.policy.PolicyValidator;
 import dev.custody.engine.policy.SourcedPolicy;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
+import dev.custody.engine.schema.FieldType;
 import dev.custody.engine.schema.Limits;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
@@ -46,8 +49,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -313,7 +318,7 @@ public final class Session {
                     continue;
                 }
                 // scalars as the engine converted them; a map as written, so :show keeps its key order
-                Object value = f.type() == dev.custody.engine.schema.FieldType.MAP ? raw
+                Object value = f.type() == FieldType.MAP ? raw
                         : payload.sections().get(s.wireName()).get(f.name());
                 draft.set(f, value);
                 count++;
@@ -334,13 +339,13 @@ public final class Session {
     private String readText(Path file) {
         try {
             byte[] bytes = Files.readAllBytes(file);
-            return StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
+            return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(bytes)).toString();
         } catch (NoSuchFileException e) {
             throw new CommandError("`" + display(file) + "` does not exist");
         } catch (CharacterCodingException e) {
             throw new CommandError("`" + display(file) + "` is not UTF-8 text");
         } catch (FileSystemException e) {
-            String reason = e.getReason() == null ? "" : ": " + e.getReason().toLowerCase(java.util.Locale.ROOT);
+            String reason = e.getReason() == null ? "" : ": " + e.getReason().toLowerCase(Locale.ROOT);
             throw new CommandError("cannot read `" + display(file) + "`" + reason);
         } catch (IOException e) {
             throw new CommandError("cannot read `" + display(file) + "`: " + e.getMessage());
@@ -491,7 +496,7 @@ public final class Session {
         String context = "context.hour == " + utc.getHour() + ", context.day_of_week == \""
                 + FieldSchema.DAYS_OF_WEEK.get(utc.getDayOfWeek().getValue() - 1) + "\"";
         return draft.fixedAt().isPresent() ? "at: " + instant + " (" + context + ")"
-                : "at: now, " + instant.truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + " (" + context + ")";
+                : "at: now, " + instant.truncatedTo(ChronoUnit.SECONDS) + " (" + context + ")";
     }
 
     // ---------------------------------------------------------------- :policies / :decide
@@ -504,11 +509,11 @@ public final class Session {
         } catch (NoSuchFileException e) {
             throw new CommandError("`" + display(Path.of(e.getFile())) + "` does not exist");
         } catch (FileSystemException e) {
-            String reason = e.getReason() == null ? "" : ": " + e.getReason().toLowerCase(java.util.Locale.ROOT);
+            String reason = e.getReason() == null ? "" : ": " + e.getReason().toLowerCase(Locale.ROOT);
             throw new CommandError("cannot read `" + display(Path.of(e.getFile())) + "`" + reason);
         } catch (IOException e) {
             throw new CommandError("cannot read the policies: " + String.valueOf(e.getMessage())
-                    .replace(workingDirectory + java.io.File.separator, ""));
+                    .replace(workingDirectory + File.separator, ""));
         }
         if (documents.isEmpty()) {
             throw new CommandError("no policy file (.json, .yaml, .yml) under `" + String.join("`, `", args) + "`");
