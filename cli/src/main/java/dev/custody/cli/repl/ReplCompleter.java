@@ -54,14 +54,22 @@ final class ReplCompleter implements Completer {
         this.files = new WorkingDirectoryFiles(session.workingDirectory());
     }
 
+    /** Adds the candidates for the word at the cursor; never throws (a failure offers nothing). */
     @Override
     public void complete(LineReader reader, ParsedLine parsed, List<Candidate> candidates) {
-        ReplLine line = parsed instanceof ReplLine r ? r : ReplLine.of(parsed.line(), parsed.cursor());
-        if (line.command()) {
-            command(reader, line, candidates);
-        } else if (!line.inString()) {
-            condition(line, candidates);
+        List<Candidate> found = new ArrayList<>();
+        try {
+            ReplLine line = parsed instanceof ReplLine r ? r : ReplLine.of(parsed.line(), parsed.cursor());
+            if (line.command()) {
+                command(reader, line, found);
+            } else if (!line.inString()) {
+                condition(line, found);
+            }
+        } catch (RuntimeException e) {
+            // Tab must never end the session: an unreadable directory, say, just completes nothing
+            return;
         }
+        candidates.addAll(found);
     }
 
     private void command(LineReader reader, ReplLine line, List<Candidate> out) {

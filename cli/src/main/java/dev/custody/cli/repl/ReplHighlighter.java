@@ -32,8 +32,17 @@ final class ReplHighlighter implements Highlighter {
         this.action = action;
     }
 
+    /** The styled entry; never throws (a failure shows the entry unstyled). */
     @Override
     public AttributedString highlight(LineReader reader, String buffer) {
+        try {
+            return styled(buffer);
+        } catch (RuntimeException e) {
+            return new AttributedString(buffer);
+        }
+    }
+
+    private AttributedString styled(String buffer) {
         AttributedStringBuilder sb = new AttributedStringBuilder(buffer.length());
         int i = 0;
         if (LineSyntax.isCommand(buffer)) {

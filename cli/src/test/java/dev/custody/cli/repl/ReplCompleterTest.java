@@ -17,6 +17,7 @@ import java.util.TreeSet;
 import org.jline.reader.Candidate;
 import org.jline.reader.LineReader;
 import org.jline.reader.LineReaderBuilder;
+import org.jline.reader.ParsedLine;
 import org.jline.reader.Parser;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.impl.DumbTerminal;
@@ -175,6 +176,44 @@ class ReplCompleterTest {
         assertEquals(List.of("--explain"), complete(":decide "));
         assertEquals(List.of(), complete(":decide --explain "));
         assertEquals(List.of(), complete(":show "));
+    }
+
+    @Test
+    void aFailureCompletesNothing() {
+        ParsedLine broken = new ParsedLine() {
+            @Override
+            public String word() {
+                return "";
+            }
+
+            @Override
+            public int wordCursor() {
+                return 0;
+            }
+
+            @Override
+            public int wordIndex() {
+                return 0;
+            }
+
+            @Override
+            public List<String> words() {
+                return List.of("");
+            }
+
+            @Override
+            public String line() {
+                throw new IllegalStateException("line unavailable");
+            }
+
+            @Override
+            public int cursor() {
+                return 0;
+            }
+        };
+        List<Candidate> candidates = new ArrayList<>();
+        completer.complete(reader, broken, candidates);
+        assertEquals(List.of(), candidates);
     }
 
     @Test

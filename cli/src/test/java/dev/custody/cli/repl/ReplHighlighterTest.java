@@ -70,6 +70,16 @@ class ReplHighlighterTest {
         assertEquals("..CCCCC", styles("  :show"));
     }
 
+    @Test
+    void aFailureShowsTheEntryUnstyled() {
+        ReplHighlighter broken = new ReplHighlighter(() -> {
+            throw new IllegalStateException("no session");
+        });
+        AttributedString a = broken.highlight(null, "withdrawal.value_usd > 1");
+        assertEquals("withdrawal.value_usd > 1", a.toString());
+        assertEquals(AttributedStyle.DEFAULT, a.styleAt(0));
+    }
+
     @Property(tries = 300)
     void neverChangesTheTextNorFails(@ForAll String line) {
         assertEquals(line, highlighter.highlight(null, line).toString());
