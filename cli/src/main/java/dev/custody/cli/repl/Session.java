@@ -238,6 +238,11 @@ public final class Session {
         }
         Payload payload = ((PayloadResult.Valid) checked).payload();
         ConditionResult value = success.compiled().evaluate(payload, System.nanoTime() + timeBudget.toNanos());
+        if (value instanceof ConditionResult.Failure f && f.budgetExceeded()) {
+            // the first run in a JVM also pays for loading cel-java; a warm service would not, so the REPL
+            // reports the time-out only when a second run hits it too
+            value = success.compiled().evaluate(payload, System.nanoTime() + timeBudget.toNanos());
+        }
         if (value instanceof ConditionResult.Value v) {
             line(String.valueOf(v.value()));
             return Status.OK;
@@ -545,6 +550,7 @@ public final class Session {
         }
         this.bundle = compiled;
         this.policyDocuments = List.copyOf(documents);
+        warmUp(compiled);
         if (!compiled.valid()) {
             line("error: the policies do not compile: `:decide` denies every action (fail-closed) until they are fixed");
             return Status.ERROR;
@@ -552,6 +558,17 @@ public final class Session {
         line("loaded " + plural(documents.size(), "file") + ": " + plural(compiled.policyCount(), "active policy",
                 "active policies") + ", " + plural(compiled.ruleCount(), "enabled rule"));
         return errors ? Status.ERROR : Status.OK;
+    }
+
+    /**
+     * Runs the bundle once and forgets the result. The first evaluation in a JVM loads and links much of
+     * cel-java, which can take longer than the whole time budget; without this, the first {@code :decide}
+     * could report a time-out that a running service, warmed up, would never see.
+     */
+    private void warmUp(PolicyBundle compiled) {
+        Instant now = now();
+        Evaluator.builder().clock(Clock.fixed(now, ZoneOffset.UTC)).timeBudget(Duration.ofSeconds(10)).build()
+                .evaluate(compiled, draft.toAction(now), true);
     }
 
     private Status listPolicies() {

@@ -119,6 +119,14 @@ class SessionTest {
         }
 
         @Test
+        void aConditionPastTheTimeBudgetIsAnError() {
+            session = Session.builder(new PrintWriter(buffer)).clock(ReplFixtures.CLOCK).workingDirectory(dir)
+                    .timeBudget(java.time.Duration.ofNanos(1)).build();
+            assertRun("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].all(x, x > 0)", Status.ERROR,
+                    "error: time budget exceeded before the rule ran\n");
+        }
+
+        @Test
         void commentsAndBlankLinesDoNothing() {
             assertRun("", Status.OK, "");
             assertRun("   ", Status.OK, "");
