@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -24,11 +25,21 @@ import java.util.Set;
  * or an unreadable {@code at} is an error; field-level checks are left to {@link PayloadValidator}, which
  * the evaluator runs (so a wrong field type denies rather than failing to read).
  *
+ * <p>A {@code web3.contract_call} may give, instead of a {@code resource} section, the EVM
+ * {@code raw_transaction} of its signRaw request with an optional {@code method_name} and the
+ * {@code network_code} (all top-level); the {@code resource} section is then derived by
+ * {@link ContractCallDecoder}, and what it could not decode is in {@link Ok#notes()}. Giving both
+ * {@code resource} and {@code raw_transaction}, or {@code method_name}/{@code network_code} without
+ * {@code raw_transaction}, is an error, and so is a transaction the decoder refuses (malformed hex in
+ * {@code to}, {@code value}, {@code gasLimit} or {@code data}, a Solana transaction): the replay denies such
+ * a line fail-closed.
+ *
  * <p>Duplicate keys are refused (a second {@code value_usd} must not silently win). Thread-safe.
  */
 public final class ActionJson {
     /** Top-level properties that are not sections. */
-    public static final Set<String> TOP_LEVEL = Set.of("id", "action", "wallet_id", "workspace_id", "at");
+    public static final Set<String> TOP_LEVEL = Set.of("id", "action", "wallet_id", "workspace_id", "at",
+            "raw_transaction", "method_name", "network_code");
 
     private static final JsonMapper MAPPER = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -45,8 +56,21 @@ public final class ActionJson {
     /** The outcome of reading one action. */
     public sealed interface Result permits Ok, Error {}
 
-    /** The action read. */
-    public record Ok(Action action) implements Result {}
+    /**
+     * The action read, with notes for the trace (what could not be decoded from a {@code raw_transaction};
+     * empty otherwise).
+     */
+    public record Ok(Action action, List<String> notes) implements Result {
+        public Ok {
+            Objects.requireNonNull(action, "action");
+            notes = List.copyOf(notes);
+        }
+
+        /** An action read without notes. */
+        public Ok(Action action) {
+            this(action, List.of());
+        }
+    }
 
     /** Why it could not be read: one line; {@code id} is the action's id when it could be read. */
     public record Error(String message, String id) implements Result {}
@@ -98,11 +122,40 @@ public final class ActionJson {
             return new Error("unknown action `" + name + "`" + hint, id);
         }
         Action.Builder b = Action.builder(action).id(id);
+        Map<String, Object> rawTransaction = null;
+        String methodName = null;
+        String networkCode = null;
+        boolean hasResource = false;
         for (Map.Entry<String, Object> e : m.entrySet()) {
             String key = e.getKey();
             Object value = e.getValue();
             switch (key) {
                 case "id", "action" -> {
+                }
+                case "raw_transaction" -> {
+                    if (value == null) {
+                        continue;
+                    }
+                    if (!(value instanceof Map<?, ?> raw)) {
+                        return new Error("`raw_transaction` must be an object", id);
+                    }
+                    rawTransaction = new LinkedHashMap<>();
+                    for (Map.Entry<?, ?> f : raw.entrySet()) {
+                        rawTransaction.put(String.valueOf(f.getKey()), f.getValue());
+                    }
+                }
+                case "method_name", "network_code" -> {
+                    if (value == null) {
+                        continue;
+                    }
+                    if (!(value instanceof String s)) {
+                        return new Error("`" + key + "` must be a string", id);
+                    }
+                    if (key.equals("method_name")) {
+                        methodName = s;
+                    } else {
+                        networkCode = s;
+                    }
                 }
                 case "wallet_id", "workspace_id" -> {
                     if (value != null && !(value instanceof String)) {
@@ -145,10 +198,29 @@ public final class ActionJson {
                     Map<String, Object> fields = new LinkedHashMap<>();
                     section.forEach((k, v) -> fields.put(String.valueOf(k), v));
                     b.section(key, fields);
+                    hasResource |= key.equals("resource");
                 }
             }
         }
-        return new Ok(b.build());
+        if (rawTransaction == null) {
+            if (methodName != null || networkCode != null) {
+                return new Error("`" + (methodName != null ? "method_name" : "network_code")
+                        + "` goes with `raw_transaction`; without one, give `resource` fields", id);
+            }
+            return new Ok(b.build());
+        }
+        if (action != TriggerAction.WEB3_CONTRACT_CALL) {
+            return new Error("`raw_transaction` is only for `web3.contract_call` actions", id);
+        }
+        if (hasResource) {
+            return new Error("give either `resource` or `raw_transaction`, not both", id);
+        }
+        ContractCallResult derived = ContractCallDecoder.decode(rawTransaction, methodName, networkCode);
+        if (derived instanceof ContractCallResult.Rejected r) {
+            return new Error(r.error(), id);
+        }
+        ContractCallResult.Decoded d = (ContractCallResult.Decoded) derived;
+        return new Ok(b.section("resource", d.resource()).build(), d.notes());
     }
 
     private static String lower(String m) {
