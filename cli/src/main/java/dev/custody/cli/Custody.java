@@ -9,6 +9,7 @@ import dev.custody.cli.command.SchemaCommand;
 import dev.custody.cli.command.TestCommand;
 import dev.custody.cli.command.ValidateCommand;
 import dev.custody.cli.command.api.ApiCommand;
+import dev.custody.cli.repl.ReplCommand;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -43,6 +44,7 @@ import picocli.CommandLine.Spec;
             TestCommand.class,
             BenchCommand.class,
             SchemaCommand.class,
+            ReplCommand.class,
             ApiCommand.class,
             CommandLine.HelpCommand.class,
         },

@@ -97,6 +97,13 @@ class CustodyTest {
     }
 
     @Test
+    void theReplIsASubcommand() {
+        Cli.Result r = Cli.run("repl", "--help");
+        assertEquals(ExitCode.OK, r.exit(), r.toString());
+        assertTrue(r.out().startsWith("Usage: custody repl"), r.out());
+    }
+
+    @Test
     void debugIsAcceptedAfterTheVerbToo() {
         assertEquals(ExitCode.OK, Cli.run("schema", "--debug", "--format", "json").exit());
     }
