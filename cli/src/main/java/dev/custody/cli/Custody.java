@@ -11,6 +11,7 @@ import dev.custody.cli.command.ValidateCommand;
 import dev.custody.cli.command.api.ApiCommand;
 import dev.custody.cli.repl.ReplCommand;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -23,31 +24,22 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code custody}: the policy engine's command-line tool (DESIGN §5). Each verb is its own
- * {@code Callable<Integer>} in {@code dev.custody.cli.command}; to add one, list its class in
- * {@code subcommands} below.
+ * {@code Callable<Integer>} in {@code dev.custody.cli.command}; to add one, list its class in {@link #VERBS}.
  *
  * <p>{@link #commandLine(CliEnvironment)} builds the configured command line (writers, error handlers,
  * colour, the shared exit-code table), so tests run any command in-process with captured output;
  * {@link #main} runs it on the real process.
+ *
+ * <p>The verbs are added to the root in code rather than in {@code @Command(subcommands)}: picocli builds
+ * the model of every subcommand it is given, and the {@code api} tree alone made that most of a cold
+ * {@code validate}. {@link #main} therefore adds only the verb it was asked for (all of them when the first
+ * argument names none, so help, {@code help VERB} and "unknown command" still see every verb).
  */
 @Command(name = "custody",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = "Spend-control policies for a custody service: validate and lint CEL rules, evaluate, "
                 + "replay and diff action streams, run policy tests, benchmark.",
-        subcommands = {
-            ValidateCommand.class,
-            LintCommand.class,
-            EvalCommand.class,
-            ReplayCommand.class,
-            DiffCommand.class,
-            TestCommand.class,
-            BenchCommand.class,
-            SchemaCommand.class,
-            ReplCommand.class,
-            ApiCommand.class,
-            CommandLine.HelpCommand.class,
-        },
         footerHeading = "%nExamples:%n",
         footer = {
             "  custody validate --action withdrawal.create --effect DENY \\",
@@ -58,6 +50,20 @@ import picocli.CommandLine.Spec;
             "  custody help replay",
         })
 public final class Custody implements Callable<Integer> {
+
+    /** The verbs, in the order the help lists them. */
+    static final List<Class<?>> VERBS = List.of(
+            ValidateCommand.class,
+            LintCommand.class,
+            EvalCommand.class,
+            ReplayCommand.class,
+            DiffCommand.class,
+            TestCommand.class,
+            BenchCommand.class,
+            SchemaCommand.class,
+            ReplCommand.class,
+            ApiCommand.class,
+            CommandLine.HelpCommand.class);
 
     /** The exit codes, shown under every command's help (DESIGN §5). */
     static final Map<String, String> EXIT_CODES = exitCodes();
@@ -103,11 +109,23 @@ public final class Custody implements Callable<Integer> {
     }
 
     /**
-     * The configured command line over an environment: its writers, the error handlers mapping failures to
-     * exit codes 2 and 3, colour only when the environment allows it, the exit-code table in every help.
+     * The configured command line over an environment, with every verb: its writers, the error handlers
+     * mapping failures to exit codes 2 and 3, colour only when the environment allows it, the exit-code table
+     * in every help.
      */
     public static CommandLine commandLine(CliEnvironment environment) {
+        return commandLine(environment, null);
+    }
+
+    /** As {@link #commandLine(CliEnvironment)}, with only the verb named {@code verb} when there is one. */
+    static CommandLine commandLine(CliEnvironment environment, String verb) {
         CommandLine cl = new CommandLine(new Custody(environment));
+        boolean known = VERBS.stream().anyMatch(c -> name(c).equals(verb));
+        for (Class<?> c : VERBS) {
+            if (!known || name(c).equals(verb)) {
+                cl.addSubcommand(c);
+            }
+        }
         cl.setOut(environment.out());
         cl.setErr(environment.err());
         ErrorHandler handler = new ErrorHandler();
@@ -119,14 +137,19 @@ public final class Custody implements Callable<Integer> {
     }
 
     public static void main(String[] args) {
-        if (args.length > 0 && Compilers.COMPILING_VERBS.contains(args[0])) {
+        String verb = args.length > 0 ? args[0] : null;
+        if (verb != null && Compilers.COMPILING_VERBS.contains(verb)) {
             Compilers.prestart();
         }
-        CommandLine cl = commandLine();
+        CommandLine cl = commandLine(CliEnvironment.system(), verb);
         int exit = cl.execute(args);
         cl.getOut().flush();
         cl.getErr().flush();
         System.exit(exit);
+    }
+
+    private static String name(Class<?> verb) {
+        return verb.getAnnotation(Command.class).name();
     }
 
     private static void addExitCodes(CommandLine cl) {

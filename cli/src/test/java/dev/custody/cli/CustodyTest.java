@@ -97,6 +97,15 @@ class CustodyTest {
     }
 
     @Test
+    void aRunBuildsOnlyTheVerbItNamesAndEveryVerbOtherwise() {
+        StringWriter err = new StringWriter();
+        assertEquals(List.of("validate"), List.copyOf(Custody.commandLine(env(err), "validate").getSubcommands().keySet()));
+        assertEquals(Custody.VERBS.size(), Custody.commandLine(env(err), "valdate").getSubcommands().size());
+        assertEquals(Custody.VERBS.size(), Custody.commandLine(env(err), "--help").getSubcommands().size());
+        assertEquals(Custody.VERBS.size(), Custody.commandLine(env(err), null).getSubcommands().size());
+    }
+
+    @Test
     void theReplIsASubcommand() {
         Cli.Result r = Cli.run("repl", "--help");
         assertEquals(ExitCode.OK, r.exit(), r.toString());
