@@ -65,7 +65,7 @@ class ExamplesTest {
         assertEquals(ExitCode.OK, r.exit(), r.err());
         assertEquals(1200, r.out().lines().count());
         assertTrue(r.out().lines().noneMatch(l -> l.contains("\"fail_closed\":true")), "no action fails closed");
-        assertTrue(r.err().contains("  skipped 430 `withdrawal.settled` events (not actions)"), r.err());
+        assertTrue(r.err().contains("  applied 430 `withdrawal.settled` events to the velocity ledger"), r.err());
     }
 
     @Test

@@ -29,6 +29,10 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import dev.custody.engine.payload.Action;
+import dev.custody.engine.schema.TriggerAction;
+import dev.custody.engine.velocity.StreamLedger;
+import dev.custody.engine.velocity.VelocityLedger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -43,9 +47,14 @@ import picocli.CommandLine.Spec;
  *
  * <p>Like the engine: one bundle per workspace (policies without {@code workspace_id} apply to all), policies
  * that do not load or compile deny every action ({@code fail_closed}) with their errors on stderr, a malformed
- * line is denied ({@code fail_closed}, with its line number) and the replay goes on. Records with an
- * {@code "event"} key are not actions ({@link #consumeVelocityEvent}). Exit 1 when a line was malformed or the
- * policies did not load or compile.
+ * line is denied ({@code fail_closed}, with its line number) and the replay goes on.
+ *
+ * <p>Velocity (DESIGN §4): records with an {@code "event"} key are not actions; {@code withdrawal.settled}
+ * ones realize outflow in an in-memory {@link StreamLedger}, every withdrawal counts as an attempt, and a
+ * withdrawal without {@code wallet}/{@code workspace} sections gets them from the ledger as of its
+ * {@code at} (sections given in the action are used as given). With {@code --assume-settled} every
+ * withdrawal that was not denied realizes its value too. Exit 1 when a line (action or event) was malformed
+ * or the policies did not load or compile.
  */
 @Command(name = "replay",
         mixinStandardHelpOptions = true,
@@ -67,6 +76,13 @@ import picocli.CommandLine.Spec;
             "denied, so a stalled machine does not decide it; a slow rule stays denied.",
         })
 public final class ReplayCommand implements Callable<Integer> {
+
+    /**
+     * How far back in time a record may arrive: a stream exported from several sources is rarely sorted to
+     * the second. A withdrawal more than this before the latest record is denied fail-closed (its velocity
+     * cannot be known exactly).
+     */
+    static final Duration REPLAY_LATENESS = Duration.ofHours(1);
 
     /** Output formats. */
     enum Format { text, jsonl, json }
@@ -104,6 +120,11 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "Time budget of one evaluation (default: ${DEFAULT-VALUE}).")
     Duration timeBudget;
 
+    @Option(names = "--assume-settled",
+            description = "Every withdrawal that is not denied realizes its value_usd as outflow for the later ones "
+                    + "(default: only `withdrawal.settled` records with status executed or success do).")
+    boolean assumeSettled;
+
     @Option(names = "--threads", paramLabel = "N",
             description = "Threads that parse and decide (default: the number of processors). The output order is "
                     + "the stream's whatever the number.")
@@ -133,20 +154,10 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             ReplaySummary summary = new ReplaySummary();
             Progress progress = new Progress(err, env.progress(), size(actions));
-            pipeline.run(stream, lines -> {
-                List<PolicyBundle> bundles = new ArrayList<>(lines.size());
-                for (ActionStream.Line line : lines) {
-                    if (line instanceof ActionStream.ActionLine a) {
-                        bundles.add(decider.bundle(a.action()));
-                    } else {
-                        if (line instanceof ActionStream.EventLine e) {
-                            consumeVelocityEvent(e);
-                        }
-                        bundles.add(null);
-                    }
-                }
-                return bundles;
-            }, (lines, bundles) -> render(lines, bundles, decider, f, style), batch -> {
+            StreamLedger velocity = new StreamLedger(VelocityLedger.builder().lateness(REPLAY_LATENESS).build(),
+                    assumeSettled, evaluatorClock(env, now));
+            pipeline.run(stream, lines -> sequence(lines, decider, velocity), batch -> render(batch, decider, f, style),
+                    batch -> {
                 String text = batch.text();
                 if (f == Format.json && first[0] && !text.isEmpty()) {
                     text = text.substring(1);
@@ -179,9 +190,50 @@ public final class ReplayCommand implements Callable<Integer> {
         }
     }
 
-    /** Decides a batch and renders it in the format; runs on the pipeline's threads. */
-    private ReplayPipeline.Rendered render(List<ActionStream.Line> lines, List<PolicyBundle> bundles, Decider decider,
-            Format f, Style style) {
+    /**
+     * The in-order stage: event records update the velocity ledger (a bad one becomes a malformed line);
+     * each withdrawal gets its absent {@code wallet}/{@code workspace} sections from the ledger and is then
+     * recorded as an attempt. With {@code --assume-settled} its decision changes what later withdrawals see,
+     * so it is decided here, in stream order; otherwise deciding is left to the parallel render stage.
+     */
+    private ReplayPipeline.Sequenced sequence(List<ActionStream.Line> lines, Decider decider, StreamLedger velocity) {
+        List<ActionStream.Line> out = new ArrayList<>(lines.size());
+        List<PolicyBundle> bundles = new ArrayList<>(lines.size());
+        List<Decision> decided = new ArrayList<>(lines.size());
+        for (ActionStream.Line line : lines) {
+            PolicyBundle bundle = null;
+            Decision decision = null;
+            if (line instanceof ActionStream.EventLine e) {
+                if (velocity.onEvent(e.record()) instanceof StreamLedger.Rejected r) {
+                    line = new ActionStream.Malformed(e.number(), r.id(), r.message());
+                }
+            } else if (line instanceof ActionStream.ActionLine a) {
+                StreamLedger.Prepared prepared = velocity.prepare(a.action());
+                Action action = prepared.action();
+                bundle = decider.bundle(action);
+                if (prepared instanceof StreamLedger.Unavailable u) {
+                    decision = Decision.failClosed(action.id(), action.action(), u.error(), 0);
+                } else if (assumeSettled && action.action() == TriggerAction.WITHDRAWAL_CREATE) {
+                    decision = decider.decide(action, bundle, explain);
+                }
+                if (decision != null) {
+                    velocity.record(action, decision);
+                } else if (!assumeSettled) {
+                    velocity.recordAttempt(action);
+                }
+                line = new ActionStream.ActionLine(a.number(), action);
+            }
+            out.add(line);
+            bundles.add(bundle);
+            decided.add(decision);
+        }
+        return new ReplayPipeline.Sequenced(out, bundles, decided);
+    }
+
+    /** Decides a batch (what the sequence stage left undecided) and renders it; runs on the pipeline's threads. */
+    private ReplayPipeline.Rendered render(ReplayPipeline.Sequenced batch, Decider decider, Format f, Style style) {
+        List<ActionStream.Line> lines = batch.lines();
+        List<PolicyBundle> bundles = batch.bundles();
         List<Decision> decisions = new ArrayList<>(lines.size());
         StringWriter buffer = new StringWriter(lines.size() * 320);
         try {
@@ -191,7 +243,8 @@ public final class ReplayCommand implements Callable<Integer> {
                 ActionStream.Line line = lines.get(i);
                 Decision d = null;
                 if (line instanceof ActionStream.ActionLine a) {
-                    d = decider.decide(a.action(), bundles.get(i), explain);
+                    d = batch.decided().get(i) != null ? batch.decided().get(i)
+                            : decider.decide(a.action(), bundles.get(i), explain);
                     if (g != null) {
                         if (f == Format.json) {
                             g.writeRaw(',');
@@ -227,20 +280,12 @@ public final class ReplayCommand implements Callable<Integer> {
         return new ReplayPipeline.Rendered(lines, decisions, buffer.toString());
     }
 
-    /**
-     * A record with an {@code "event"} key, e.g. {@code {"event": "withdrawal.settled", "wallet_id", "value_usd",
-     * "status", "at", …}}: not an action, but what the replay's velocity ledger consumes to derive the
-     * {@code wallet.*} and {@code workspace.*} outflow sections of later withdrawals (DESIGN §4). No ledger is
-     * applied yet, so the record is only counted (as skipped, in the summary); actions carry their velocity
-     * sections as given.
-     */
-    void consumeVelocityEvent(ActionStream.EventLine event) {
-        // Intentionally nothing: counted by the caller; the velocity ledger will consume it here.
+    static Evaluator evaluator(CliEnvironment env, Instant now, Duration budget) {
+        return Evaluator.builder().clock(evaluatorClock(env, now)).timeBudget(budget).build();
     }
 
-    static Evaluator evaluator(CliEnvironment env, Instant now, Duration budget) {
-        Clock clock = now == null ? env.clock() : Clock.fixed(now, ZoneOffset.UTC);
-        return Evaluator.builder().clock(clock).timeBudget(budget).build();
+    static Clock evaluatorClock(CliEnvironment env, Instant now) {
+        return now == null ? env.clock() : Clock.fixed(now, ZoneOffset.UTC);
     }
 
     private static long size(String actions) {

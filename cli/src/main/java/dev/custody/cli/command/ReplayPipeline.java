@@ -37,12 +37,19 @@ final class ReplayPipeline implements AutoCloseable {
 
     /** Order-dependent work on a parsed batch: returns the bundle of each line (null for non-actions). */
     interface Sequencer {
-        List<PolicyBundle> sequence(List<ActionStream.Line> lines);
+        Sequenced sequence(List<ActionStream.Line> lines);
     }
+
+    /**
+     * What the sequence stage hands on: the lines (an action may have been completed, e.g. with velocity
+     * sections, and a bad event turned into a malformed line), the bundle of each action, and the decision
+     * of each action that had to be decided in order (else null, and the renderer decides it).
+     */
+    record Sequenced(List<ActionStream.Line> lines, List<PolicyBundle> bundles, List<Decision> decided) {}
 
     /** Decides and renders a batch; runs on the pool, so it must be thread-safe. */
     interface Renderer {
-        Rendered render(List<ActionStream.Line> lines, List<PolicyBundle> bundles);
+        Rendered render(Sequenced batch);
     }
 
     /** Writes a rendered batch, in stream order. */
@@ -82,9 +89,8 @@ final class ReplayPipeline implements AutoCloseable {
                 return;
             }
             if (!parsing.isEmpty()) {
-                List<ActionStream.Line> lines = get(parsing.poll());
-                List<PolicyBundle> bundles = sequencer.sequence(lines);
-                rendering.add(pool.submit(() -> renderer.render(lines, bundles)));
+                Sequenced sequenced = sequencer.sequence(get(parsing.poll()));
+                rendering.add(pool.submit(() -> renderer.render(sequenced)));
             }
             while (!rendering.isEmpty()
                     && (rendering.peek().isDone() || rendering.size() >= DEPTH || parsing.isEmpty())) {

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Counts of a replay: per decision, fail-closed, malformed lines, skipped events, and per deciding rule.
+ * Counts of a replay: per decision, fail-closed, malformed lines, velocity events, and per deciding rule.
  * Memory is bounded by the number of rules. Not thread-safe.
  */
 final class ReplaySummary {
@@ -110,7 +110,7 @@ final class ReplaySummary {
                     + "with --time-budget");
         }
         for (Map.Entry<String, long[]> e : events.entrySet()) {
-            err.println("  skipped " + Inputs.plural(e.getValue()[0], "`" + e.getKey() + "` event") + " (not actions)");
+            err.println("  applied " + Inputs.plural(e.getValue()[0], "`" + e.getKey() + "` event") + " to the velocity ledger");
         }
         List<RuleCount> rs = rules();
         if (!rs.isEmpty()) {
@@ -136,7 +136,7 @@ final class ReplaySummary {
         m.put("malformed_lines", malformed);
         Map<String, Object> ev = new LinkedHashMap<>();
         events.forEach((k, v) -> ev.put(k, v[0]));
-        m.put("events_skipped", ev);
+        m.put("events", ev);
         List<Object> rs = new ArrayList<>();
         for (RuleCount r : rules()) {
             Map<String, Object> j = new LinkedHashMap<>();

@@ -85,7 +85,7 @@ class ReplayCommandTest {
                 "  DENY             3  (2 fail-closed)",
                 "  NO_MATCH         1",
                 "  malformed        2  (denied, fail-closed)",
-                "  skipped 1 `withdrawal.settled` event (not actions)",
+                "  applied 1 `withdrawal.settled` event to the velocity ledger",
                 "by rule:",
                 "  listed  ALLOW        1",
                 "  big     DENY         1"), err.subList(1, err.size()));
@@ -115,7 +115,7 @@ class ReplayCommandTest {
         assertEquals("{\"ALLOW\":1,\"DENY\":3,\"NO_MATCH\":1}", s.get("decisions").toString());
         assertEquals(2, s.get("fail_closed").asInt());
         assertEquals(2, s.get("malformed_lines").asInt());
-        assertEquals("{\"withdrawal.settled\":1}", s.get("events_skipped").toString());
+        assertEquals("{\"withdrawal.settled\":1}", s.get("events").toString());
         assertEquals("{\"policy_id\":\"limits\",\"rule_id\":\"listed\",\"decision\":\"ALLOW\",\"fail_closed\":false,"
                 + "\"count\":1}", s.get("rules").get(0).toString());
     }

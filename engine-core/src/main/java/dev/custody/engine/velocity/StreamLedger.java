@@ -203,6 +203,26 @@ public final class StreamLedger {
     public List<String> record(Action action, Decision decision) {
         Objects.requireNonNull(action, "action");
         Objects.requireNonNull(decision, "decision");
+        return record(action, assumeSettled && !decision.denied());
+    }
+
+    /**
+     * Records a withdrawal as an attempt, before or without its decision: what a replay without
+     * {@code assumeSettled} needs, since there the decision changes nothing the ledger holds, so deciding
+     * can run in parallel. With {@code assumeSettled}, call {@link #record} with the decision instead.
+     *
+     * @return notes on what could not be recorded, for the trace; usually empty
+     * @throws IllegalStateException when this ledger assumes settlement (the decision is needed)
+     */
+    public List<String> recordAttempt(Action action) {
+        Objects.requireNonNull(action, "action");
+        if (assumeSettled) {
+            throw new IllegalStateException("an assume-settled ledger needs the decision: call record(action, decision)");
+        }
+        return record(action, false);
+    }
+
+    private List<String> record(Action action, boolean realize) {
         if (action.action() != TriggerAction.WITHDRAWAL_CREATE) {
             return List.of();
         }
@@ -214,7 +234,7 @@ public final class StreamLedger {
         List<String> notes = new ArrayList<>();
         try {
             ledger.recordAttempt(action.workspaceId(), action.walletId(), network(action), at);
-            if (assumeSettled && !decision.denied()) {
+            if (realize) {
                 Object value = action.sections().get("withdrawal").get("value_usd");
                 if (value == null) {
                     notes.add("outflow not realized: `withdrawal.value_usd` is absent");
