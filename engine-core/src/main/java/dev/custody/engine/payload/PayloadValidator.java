@@ -7,6 +7,7 @@ import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
@@ -30,6 +31,7 @@ import java.util.regex.Pattern;
  *   <li>an unknown field, with a "did you mean" when one is close;
  *   <li>a value of the wrong type: a string where a number belongs, a fraction where an integer
  *       belongs, a number outside the 64-bit range;
+ *   <li>an instant so far in the past or future that it has no calendar date ({@link Instant#MAX});
  *   <li>NaN or infinite numbers, and negative amounts, USD values, outflows, counts and ages;
  *   <li>a {@code principal.role} outside the role enum;
  *   <li>a {@code resource.decoded_args} that is not a string-keyed map, nests deeper than
@@ -123,7 +125,13 @@ public final class PayloadValidator {
             }
             out.put(name, Collections.unmodifiableMap(converted));
         }
-        ZonedDateTime utc = at.atZone(ZoneOffset.UTC);
+        ZonedDateTime utc;
+        try {
+            utc = at.atZone(ZoneOffset.UTC);
+        } catch (DateTimeException e) {
+            // Instant's range is wider than a date's: the far ends have no hour or weekday
+            return new PayloadResult.Invalid("`at` `" + at + "` is out of the supported date range");
+        }
         Map<String, Object> context = new HashMap<>(4);
         context.put("hour", (long) utc.getHour());
         context.put("day_of_week", FieldSchema.DAYS_OF_WEEK.get(utc.getDayOfWeek().getValue() - 1));

@@ -227,6 +227,23 @@ class EvaluatorTest {
         assertMalformed(b, withdrawal(1).walletId(null).build(), "malformed action: `wallet_id` is missing");
     }
 
+    @Test
+    void anInstantWithoutACalendarDateIsMalformedNotAnInternalError() {
+        // found by EvaluatorProperties: Instant.MAX has no UTC date, so context.hour could not be computed and
+        // the evaluator denied with "internal error while evaluating: DateTimeException"
+        PolicyBundle b = bundle(policy("p", allow("a", "true")));
+        assertMalformed(b, withdrawal(1).at(Instant.MAX).build(),
+                "malformed action: `at` `+1000000000-12-31T23:59:59.999999999Z` is out of the supported date range");
+        assertMalformed(b, withdrawal(1).at(Instant.MIN).build(),
+                "malformed action: `at` `-1000000000-01-01T00:00:00Z` is out of the supported date range");
+        // the JSON form reads such an instant (Instant.parse accepts it), so it must be refused here
+        Action fromJson = ((dev.custody.engine.payload.ActionJson.Ok) dev.custody.engine.payload.ActionJson.parse(
+                "{\"action\": \"withdrawal.create\", \"wallet_id\": \"" + Fixtures.WALLET
+                        + "\", \"at\": \"+1000000000-01-01T00:00:00Z\"}")).action();
+        assertMalformed(b, fromJson,
+                "malformed action: `at` `+1000000000-01-01T00:00:00Z` is out of the supported date range");
+    }
+
     private void assertMalformed(PolicyBundle b, Action a, String error) {
         Decision d = decide(b, a);
         assertEquals(Outcome.DENY, d.decision());
