@@ -28,7 +28,7 @@ import java.util.regex.Pattern;
  *   <li>a missing or non-UUID {@code wallet_id};
  *   <li>a section the action does not have (e.g. {@code resource} on a withdrawal), and a {@code context}
  *       section (it is computed from the instant, never taken from the caller);
- *   <li>an unknown field, with a "did you mean" when one is close;
+ *   <li>an unknown field, with a "did you mean" when one is close, and a null section or field name;
  *   <li>a value of the wrong type: a string where a number belongs, a fraction where an integer
  *       belongs, a number outside the 64-bit range;
  *   <li>an instant so far in the past or future that it has no calendar date ({@link Instant#MAX});
@@ -86,6 +86,9 @@ public final class PayloadValidator {
         Map<String, Map<String, Object>> out = new HashMap<>();
         for (Map.Entry<String, Map<String, Object>> e : action.sections().entrySet()) {
             String name = e.getKey();
+            if (name == null) {
+                return new PayloadResult.Invalid("a section has no name (null)");
+            }
             if ("context".equals(name)) {
                 return new PayloadResult.Invalid(
                         "`context` is computed from the evaluation instant; set the action's `at` instead");
@@ -105,6 +108,9 @@ public final class PayloadValidator {
             Map<String, Object> converted = new HashMap<>();
             for (Map.Entry<String, Object> f : fields.entrySet()) {
                 String fieldName = f.getKey();
+                if (fieldName == null) {
+                    return new PayloadResult.Invalid("a field of section `" + name + "` has no name (null)");
+                }
                 FieldSpec spec = FieldSchema.field(section, fieldName).orElse(null);
                 if (spec == null) {
                     List<String> names = FieldSchema.fields(section).stream().map(FieldSpec::name).toList();

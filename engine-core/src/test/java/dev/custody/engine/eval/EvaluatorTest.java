@@ -244,6 +244,19 @@ class EvaluatorTest {
                 "malformed action: `at` `+1000000000-01-01T00:00:00Z` is out of the supported date range");
     }
 
+    @Test
+    void aNullSectionOrFieldNameIsMalformedNotAnInternalError() {
+        // found by EvaluatorProperties: a null key (possible in a Java map, never in JSON) threw
+        // NullPointerException while the message was built, so the evaluator denied with "internal error"
+        PolicyBundle b = bundle(policy("p", allow("a", "true")));
+        java.util.Map<String, Object> fields = new java.util.HashMap<>();
+        fields.put(null, 1.0);
+        assertMalformed(b, withdrawal(1).section("withdrawal", fields).build(),
+                "malformed action: a field of section `withdrawal` has no name (null)");
+        assertMalformed(b, withdrawal(1).section(null, java.util.Map.of("amount", 1.0)).build(),
+                "malformed action: a section has no name (null)");
+    }
+
     private void assertMalformed(PolicyBundle b, Action a, String error) {
         Decision d = decide(b, a);
         assertEquals(Outcome.DENY, d.decision());
