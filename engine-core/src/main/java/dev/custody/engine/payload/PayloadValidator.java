@@ -142,6 +142,11 @@ public final class PayloadValidator {
         context.put("hour", (long) utc.getHour());
         context.put("day_of_week", FieldSchema.DAYS_OF_WEEK.get(utc.getDayOfWeek().getValue() - 1));
         out.put("context", Collections.unmodifiableMap(context));
+        // A section the caller left out has no fields, but it exists: has() on one of its fields must be false
+        // (not unknown, which fails the rule), and a read must fail as an absent field.
+        for (Section s : FieldSchema.sections(trigger)) {
+            out.putIfAbsent(s.wireName(), Map.of());
+        }
         return new PayloadResult.Valid(new Payload(trigger, action.walletId().toLowerCase(java.util.Locale.ROOT),
                 at, Collections.unmodifiableMap(out)));
     }

@@ -257,6 +257,27 @@ class EvaluatorTest {
                 "malformed action: a section has no name (null)");
     }
 
+    @Test
+    void aSectionLeftOutHasNoFieldsSoGuardsHoldAndReadsNameTheField() {
+        // found by EvaluatorProperties: a section missing from the action was an unresolved CEL variable, so
+        // `has(workspace.outflow_1h)` was "unknown" rather than false and a correctly guarded rule failed
+        // closed with "condition returned a value of another type, not a boolean"
+        PolicyBundle b = bundle(policy("p",
+                deny("velocity", "has(workspace.outflow_1h) && workspace.outflow_1h > 1000.0"),
+                allow("email", "!has(principal.user_email) || principal.user_email.endsWith('@example.com')")));
+        Action bare = Action.builder(TriggerAction.WITHDRAWAL_CREATE).walletId(Fixtures.WALLET).at(Fixtures.TUESDAY_14H)
+                .field("withdrawal.value_usd", 10.0).build();
+        Decision d = decide(b, bare);
+        assertEquals(Outcome.ALLOW, d.decision());
+        assertEquals("email", d.ruleId());
+        assertFalse(d.failClosed());
+
+        PolicyBundle unguarded = bundle(policy("p", deny("velocity", "workspace.outflow_1h > 1000.0")));
+        Decision u = decide(unguarded, bare);
+        assertTrue(u.failClosed());
+        assertEquals("rule `velocity` failed: `workspace.outflow_1h` is absent from the payload (at 1:11)", u.error());
+    }
+
     private void assertMalformed(PolicyBundle b, Action a, String error) {
         Decision d = decide(b, a);
         assertEquals(Outcome.DENY, d.decision());
