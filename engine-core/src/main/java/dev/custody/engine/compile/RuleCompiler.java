@@ -11,11 +11,16 @@ import dev.cel.runtime.CelRuntime;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
 import dev.custody.engine.diagnostic.Suggestions;
+import dev.custody.engine.payload.Payload;
 import dev.custody.engine.schema.Effect;
+import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.Limits;
+import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -53,6 +58,32 @@ public final class RuleCompiler {
         CelOptions options = CelEnvironment.options(b.comprehensionMaxIterations, b.maxRegexProgramSize);
         for (TriggerAction a : TriggerAction.values()) {
             environments.put(a, CelEnvironment.build(a, options));
+        }
+        warmUp();
+    }
+
+    /**
+     * Compiles and evaluates one condition per action, through the paths a real rule takes (a warning, a
+     * guard, a read of an absent field and its error message). The first evaluation in a JVM loads and
+     * links cel-java's interpreter and error classes, which on a busy machine takes longer than the whole
+     * evaluation budget; done here, that cost is paid once when the compiler is built instead of denying the
+     * first real action for running out of time.
+     */
+    private void warmUp() {
+        String condition = "principal.user_email.endsWith('x') || has(principal.role) || principal.role == 'owner'";
+        for (TriggerAction a : TriggerAction.values()) {
+            try {
+                Optional<CompiledCondition> c = compile(a, condition).condition();
+                if (c.isPresent()) {
+                    Map<String, Map<String, Object>> empty = new HashMap<>();
+                    for (Section s : FieldSchema.sections(a)) {
+                        empty.put(s.wireName(), Map.of());
+                    }
+                    c.get().evaluate(new Payload(a, "", Instant.EPOCH, empty), System.nanoTime() + 1_000_000_000L);
+                }
+            } catch (RuntimeException e) {
+                // only a warm-up: a failure here shows again, properly reported, on real input
+            }
         }
     }
 

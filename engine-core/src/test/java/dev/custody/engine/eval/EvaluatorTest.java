@@ -26,7 +26,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EvaluatorTest {
-    private final Evaluator evaluator = Evaluator.create();
+    // Tests not about the time budget get a generous one: on a busy shared machine a cold evaluation can
+    // take longer than 100 ms and would turn the decision under test into a time-out DENY.
+    private final Evaluator evaluator = Evaluator.builder().timeBudget(Duration.ofSeconds(10)).build();
 
     private Decision decide(PolicyBundle b, Action a) {
         return evaluator.evaluate(b, a, true);
@@ -289,7 +291,8 @@ class EvaluatorTest {
     void contextComesFromTheActionInstantOrTheClockInUtc() {
         PolicyBundle b = bundle(policy("p", deny("night", "context.hour < 6 || context.day_of_week == 'Sunday'")));
         Evaluator at3am = Evaluator.builder()
-                .clock(Clock.fixed(Instant.parse("2026-11-03T03:00:00Z"), ZoneOffset.UTC)).build();
+                .clock(Clock.fixed(Instant.parse("2026-11-03T03:00:00Z"), ZoneOffset.UTC))
+                .timeBudget(Duration.ofSeconds(10)).build();
         Action noInstant = withdrawal(1).at(null).build();
         assertEquals(Outcome.DENY, at3am.evaluate(b, noInstant).decision());
         // the action's own instant wins over the clock
