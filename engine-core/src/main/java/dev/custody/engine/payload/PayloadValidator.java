@@ -147,6 +147,14 @@ public final class PayloadValidator {
         for (Section s : FieldSchema.sections(trigger)) {
             out.putIfAbsent(s.wireName(), Map.of());
         }
+        // A call given without decoded arguments is an unrecognized one: its decoded_args is an empty map, so
+        // has(resource.decoded_args.<key>) is false there rather than a failed read (DESIGN §3).
+        Map<String, Object> resource = out.get(Section.RESOURCE.wireName());
+        if (resource != null && !resource.containsKey("decoded_args")) {
+            Map<String, Object> withArgs = new HashMap<>(resource);
+            withArgs.put("decoded_args", Map.of());
+            out.put(Section.RESOURCE.wireName(), Collections.unmodifiableMap(withArgs));
+        }
         return new PayloadResult.Valid(new Payload(trigger, action.walletId().toLowerCase(java.util.Locale.ROOT),
                 at, Collections.unmodifiableMap(out)));
     }

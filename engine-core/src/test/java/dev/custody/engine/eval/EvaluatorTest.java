@@ -280,6 +280,26 @@ class EvaluatorTest {
         assertEquals("rule `velocity` failed: `workspace.outflow_1h` is absent from the payload (at 1:11)", u.error());
     }
 
+    @Test
+    void aCallWithoutDecodedArgsIsUnrecognizedSoHasIsFalse() {
+        // found by ConditionProperties: with no `decoded_args` in the action, has(resource.decoded_args.to) read
+        // an absent field and failed, so the guard the validator demands denied every such call fail-closed
+        Rule guarded = new Rule("to", "web3.contract_call",
+                "has(resource.decoded_args.to) && resource.decoded_args.to == '0x1111111111111111111111111111111111111111'",
+                "ALLOW", null, null);
+        Action call = Action.builder(TriggerAction.WEB3_CONTRACT_CALL).walletId(Fixtures.WALLET).at(Fixtures.TUESDAY_14H)
+                .field("principal.role", "admin")
+                .field("resource.contract_address", "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48")
+                .field("resource.method_selector", "0x12345678")
+                .build();
+        Decision d = decide(bundle(policy("p", guarded)), call);
+        assertEquals(Outcome.NO_MATCH, d.decision());
+        assertFalse(d.failClosed());
+        Decision noResource = decide(bundle(policy("p", guarded)),
+                Action.builder(TriggerAction.WEB3_CONTRACT_CALL).walletId(Fixtures.WALLET).build());
+        assertEquals(Outcome.NO_MATCH, noResource.decision());
+    }
+
     private void assertMalformed(PolicyBundle b, Action a, String error) {
         Decision d = decide(b, a);
         assertEquals(Outcome.DENY, d.decision());
