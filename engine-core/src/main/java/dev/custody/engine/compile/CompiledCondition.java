@@ -50,6 +50,11 @@ public final class CompiledCondition {
         return action;
     }
 
+    /** The cel-java program, for the benchmarks (src/jmh) that compare {@link #evaluate} with it. */
+    CelRuntime.Program program() {
+        return program;
+    }
+
     /** The condition text. */
     public String source() {
         return source;
