@@ -65,10 +65,11 @@ final class Conditions {
         Arbitrary<String> sub = Arbitraries.lazy(() -> bool(a, depth - 1));
         return Arbitraries.frequencyOf(
                 Tuple.of(5, leaf),
-                Tuple.of(2, Combinators.combine(sub, sub).as((x, y) -> "(" + x + " && " + y + ")")),
-                Tuple.of(2, Combinators.combine(sub, sub).as((x, y) -> "(" + x + " || " + y + ")")),
+                // operands in parentheses: a leaf such as `!has(x) || x == 'a'` must stay one operand
+                Tuple.of(2, Combinators.combine(sub, sub).as((x, y) -> "(" + x + ") && (" + y + ")")),
+                Tuple.of(2, Combinators.combine(sub, sub).as((x, y) -> "(" + x + ") || (" + y + ")")),
                 Tuple.of(1, sub.map(x -> "!(" + x + ")")),
-                Tuple.of(1, Combinators.combine(sub, sub, sub).as((c, x, y) -> "(" + c + " ? " + x + " : " + y + ")")));
+                Tuple.of(1, Combinators.combine(sub, sub, sub).as((c, x, y) -> "(" + c + ") ? (" + x + ") : (" + y + ")")));
     }
 
     private static Arbitrary<String> leaf(TriggerAction a) {
