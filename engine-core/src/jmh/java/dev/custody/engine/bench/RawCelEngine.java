@@ -104,7 +104,7 @@ final class RawCelEngine {
     }
 
     /** The sections as given, plus {@code context} from the action's instant (an immutable map: cel-java does not copy it). */
-    private static Map<String, Object> activation(Action action) {
+    static Map<String, Object> activation(Action action) {
         ZonedDateTime utc = action.at().atZone(ZoneOffset.UTC);
         ImmutableMap.Builder<String, Object> vars = ImmutableMap.builderWithExpectedSize(6);
         action.sections().forEach(vars::put);
