@@ -347,6 +347,19 @@ class EvaluatorTest {
     }
 
     @Test
+    void aBudgetSpentBeforeTheFirstRuleDeniesFailClosedWhateverTheRules() {
+        Evaluator instant = Evaluator.builder().timeBudget(Duration.ofNanos(1)).build();
+        for (PolicyBundle b : List.of(bundle(policy("p", allow("a", "true"))), bundle(policy("p", deny("a", "true"))),
+                bundle(policy("p", deny("d", "false"), allow("a", "true"))))) {
+            Decision d = instant.evaluate(b, withdrawal(1).build());
+            assertEquals(Outcome.DENY, d.decision());
+            assertTrue(d.failClosed());
+            assertEquals(b.rules().get(0).ruleId(), d.ruleId());
+            assertTrue(d.error().startsWith("time budget of 0 µs exceeded in rule"), d.error());
+        }
+    }
+
+    @Test
     void theDefaultIterationBoundStopsARunawayRuleAsAnError() {
         String range = "[" + String.join(",", java.util.Collections.nCopies(200, "1")) + "]";
         PolicyBundle b = bundle(policy("p", deny("slow", range + ".all(x, " + range + ".all(y, x + y > 0))"),
