@@ -7,17 +7,15 @@ import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * Checks an {@link Action} against the field schema and converts it to the {@link Payload} CEL reads.
@@ -51,22 +49,57 @@ public final class PayloadValidator {
     /** The most values accepted inside {@code resource.decoded_args}, all levels counted. */
     public static final int MAX_ENTRIES = 1000;
 
-    private static final Pattern UUID_FORM =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    /** The first and last instants with a UTC date (those of {@link java.time.LocalDateTime#MIN} and MAX). */
+    private static final Instant FIRST_DATED = LocalDateTime.MIN.toInstant(ZoneOffset.UTC);
+    private static final Instant LAST_DATED = LocalDateTime.MAX.toInstant(ZoneOffset.UTC);
+    private static final long SECONDS_PER_DAY = 86_400;
+    /** The 168 {@code context} sections, by {@code day * 24 + hour} (Monday = day 0): made once, shared. */
+    private static final List<Map<String, Object>> CONTEXTS;
+    /** Each section's fields by name. */
+    private static final Map<Section, Map<String, FieldSpec>> SPECS = new EnumMap<>(Section.class);
+
+    static {
+        List<Map<String, Object>> contexts = new ArrayList<>(7 * 24);
+        for (String day : FieldSchema.DAYS_OF_WEEK) {
+            for (long hour = 0; hour < 24; hour++) {
+                contexts.add(Map.of("hour", hour, "day_of_week", day));
+            }
+        }
+        CONTEXTS = List.copyOf(contexts);
+        for (Section s : Section.values()) {
+            Map<String, FieldSpec> byName = new HashMap<>();
+            FieldSchema.fields(s).forEach(f -> byName.put(f.name(), f));
+            SPECS.put(s, byName);
+        }
+    }
 
     private PayloadValidator() {}
 
+    /** {@code context.hour} and {@code context.day_of_week} of an instant, in UTC. */
+    static Map<String, Object> context(Instant at) {
+        long seconds = at.getEpochSecond();
+        long days = Math.floorDiv(seconds, SECONDS_PER_DAY);
+        int hour = (int) (Math.floorMod(seconds, SECONDS_PER_DAY) / 3600);
+        int day = (int) Math.floorMod(days + 3, 7); // 1970-01-01 was a Thursday, day 3 from Monday
+        return CONTEXTS.get(day * 24 + hour);
+    }
+
     /** Whether {@code s} is a UUID in the canonical 8-4-4-4-12 hex form (any case). */
     public static boolean isUuid(String s) {
-        if (s == null || !UUID_FORM.matcher(s).matches()) {
+        // by hand rather than with a regex: every evaluation checks the wallet id
+        if (s == null || s.length() != 36) {
             return false;
         }
-        try {
-            UUID.fromString(s);
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
+        for (int i = 0; i < 36; i++) {
+            char c = s.charAt(i);
+            boolean ok = i == 8 || i == 13 || i == 18 || i == 23
+                    ? c == '-'
+                    : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+            if (!ok) {
+                return false;
+            }
         }
+        return true;
     }
 
     /**
@@ -105,43 +138,62 @@ public final class PayloadValidator {
             if (fields == null) {
                 continue;
             }
-            Map<String, Object> converted = new HashMap<>();
+            // The action's section maps are its own unmodifiable copies: while every value is already in the form
+            // CEL reads, the payload shares the map; from the first value that is not, converted values are kept
+            // and the section is copied (it is checked on every decision, so the common case copies nothing).
+            Map<String, FieldSpec> specs = SPECS.get(section);
+            Object[] changed = null;
+            int firstChange = -1;
+            int i = 0;
             for (Map.Entry<String, Object> f : fields.entrySet()) {
                 String fieldName = f.getKey();
                 if (fieldName == null) {
                     return new PayloadResult.Invalid("a field of section `" + name + "` has no name (null)");
                 }
-                FieldSpec spec = FieldSchema.field(section, fieldName).orElse(null);
+                FieldSpec spec = specs.get(fieldName);
                 if (spec == null) {
                     List<String> names = FieldSchema.fields(section).stream().map(FieldSpec::name).toList();
                     String hint = Suggestions.closest(fieldName, names)
                             .map(s -> " (did you mean `" + name + "." + s + "`?)").orElse("");
                     return new PayloadResult.Invalid("unknown field `" + name + "." + clip(fieldName) + "`" + hint);
                 }
-                if (f.getValue() == null) {
-                    continue;
+                Object value = null;
+                if (f.getValue() != null) {
+                    try {
+                        value = convert(spec, f.getValue());
+                    } catch (Malformed m) {
+                        return new PayloadResult.Invalid("field `" + spec.path() + "` " + m.getMessage());
+                    }
                 }
-                Object value;
-                try {
-                    value = convert(spec, f.getValue());
-                } catch (Malformed m) {
-                    return new PayloadResult.Invalid("field `" + spec.path() + "` " + m.getMessage());
+                if (changed == null && (value == null || value != f.getValue())) {
+                    changed = new Object[fields.size()];
+                    firstChange = i;
                 }
-                converted.put(fieldName, value);
+                if (changed != null) {
+                    changed[i] = value;
+                }
+                i++;
+            }
+            if (changed == null) {
+                out.put(name, fields);
+                continue;
+            }
+            Map<String, Object> converted = new HashMap<>();
+            i = 0;
+            for (Map.Entry<String, Object> f : fields.entrySet()) {
+                Object value = i < firstChange ? f.getValue() : changed[i];
+                if (value != null) {
+                    converted.put(f.getKey(), value);
+                }
+                i++;
             }
             out.put(name, Collections.unmodifiableMap(converted));
         }
-        ZonedDateTime utc;
-        try {
-            utc = at.atZone(ZoneOffset.UTC);
-        } catch (DateTimeException e) {
+        if (at.isBefore(FIRST_DATED) || at.isAfter(LAST_DATED)) {
             // Instant's range is wider than a date's: the far ends have no hour or weekday
             return new PayloadResult.Invalid("`at` `" + at + "` is out of the supported date range");
         }
-        Map<String, Object> context = new HashMap<>(4);
-        context.put("hour", (long) utc.getHour());
-        context.put("day_of_week", FieldSchema.DAYS_OF_WEEK.get(utc.getDayOfWeek().getValue() - 1));
-        out.put("context", Collections.unmodifiableMap(context));
+        out.put("context", context(at));
         // A section the caller left out has no fields, but it exists: has() on one of its fields must be false
         // (not unknown, which fails the rule), and a read must fail as an absent field.
         for (Section s : FieldSchema.sections(trigger)) {
@@ -177,6 +229,9 @@ public final class PayloadValidator {
                 return b;
             }
             case NUMBER -> {
+                if (raw instanceof Double given && Double.isFinite(given) && (given >= 0 || !spec.nonNegative())) {
+                    return raw; // the common case, as CEL reads it
+                }
                 if (!(raw instanceof Number n) ) {
                     throw new Malformed("must be a number, not " + describe(raw));
                 }
@@ -187,14 +242,14 @@ public final class PayloadValidator {
                 if (spec.nonNegative() && d < 0) {
                     throw new Malformed("must not be negative, got " + n);
                 }
-                return d;
+                return raw instanceof Double ? raw : (Object) d;
             }
             case INTEGER -> {
                 long l = toLong(raw);
                 if (spec.nonNegative() && l < 0) {
                     throw new Malformed("must not be negative, got " + l);
                 }
-                return l;
+                return raw instanceof Long ? raw : (Object) l;
             }
             case MAP -> {
                 int[] budget = {MAX_ENTRIES};
