@@ -26,8 +26,8 @@ import java.util.regex.Pattern;
  *
  * <p>A condition can run long when it has a comprehension (its work grows with the data it iterates) or more
  * than {@value #WATCH_ABOVE_NODES} sub-expressions. Any other condition does a small, fixed number of steps,
- * so a listener could stop it at most a few steps early, while tracing adds some 15 to 25 % to the
- * evaluation (see {@code engine-core/BENCHMARKS.md}): it runs without one ({@link #mayRunLong()} is false),
+ * so a listener could stop it at most a few steps early, while evaluating under it costs some 15 to 20 %
+ * more (see {@code engine-core/BENCHMARKS.md}): it runs without one ({@link #mayRunLong()} is false),
  * and the deadline is checked before it starts ({@link #evaluate}) or by the caller between conditions
  * ({@link #evaluateWithoutStartCheck}).
  *
