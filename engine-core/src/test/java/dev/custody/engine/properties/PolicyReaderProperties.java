@@ -15,6 +15,7 @@ import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -75,8 +76,9 @@ class PolicyReaderProperties {
         Statistics.label("read").collect(doc.valid() ? doc.policies().size() + " policies" : "read errors");
     }
 
-    @Property(tries = 20)
-    void theUntouchedExamplesRead(@ForAll("fileNames") String ignored) {
+    /** The documents the edits start from are valid, so the edits are what breaks them. */
+    @Example
+    void theUntouchedDocumentsRead() {
         assertTrue(PolicyReader.parse(JSON, "p.json").valid());
         PolicyDocument yaml = PolicyReader.parse(YAML, "p.yaml");
         assertTrue(yaml.valid(), yaml.readErrors().toString());
