@@ -5,6 +5,7 @@ import dev.cel.common.ast.CelExpr;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelEvaluationListener;
 import dev.cel.runtime.CelRuntime;
+import dev.cel.runtime.CelVariableResolver;
 import dev.custody.engine.payload.Payload;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.Map;
@@ -16,17 +17,26 @@ import java.util.regex.Pattern;
  * A condition that compiled: its type-checked syntax tree and the cel-java program that evaluates it.
  *
  * <h2>Time budget inside one condition</h2>
- * cel-java has no cancellation, so every evaluation runs under an evaluation listener that cel-java
- * calls after each sub-expression; every {@value #CHECK_EVERY}th call it compares {@link System#nanoTime()}
- * with the deadline and, past it, throws a private {@link Error} subtype. cel-java's {@code &&}/{@code ||}
- * absorb exceptions, not errors, so the error unwinds the whole evaluation and is reported as a
- * {@link ConditionResult.Failure} with {@code budgetExceeded}. Comprehension iterations and regex program
- * size are also bounded by the compiler's options, so a runaway rule is stopped twice over.
+ * cel-java has no cancellation, so a condition that can run long is evaluated under an evaluation
+ * listener that cel-java calls after each sub-expression; every {@value #CHECK_EVERY}th call it compares
+ * {@link System#nanoTime()} with the deadline and, past it, throws a private {@link Error} subtype. cel-java's
+ * {@code &&}/{@code ||} absorb exceptions, not errors, so the error unwinds the whole evaluation and is
+ * reported as a {@link ConditionResult.Failure} with {@code budgetExceeded}. Comprehension iterations and
+ * regex program size are also bounded by the compiler's options, so a runaway rule is stopped twice over.
+ *
+ * <p>A condition can run long when it has a comprehension (its work grows with the data it iterates) or more
+ * than {@value #WATCH_ABOVE_NODES} sub-expressions. Any other condition does a small, fixed number of steps,
+ * so a listener could stop it at most a few steps early, while evaluating under it costs some 15 to 20 %
+ * more (see {@code engine-core/BENCHMARKS.md}): it runs without one ({@link #mayRunLong()} is false),
+ * and the deadline is checked before it starts ({@link #evaluate}) or by the caller between conditions
+ * ({@link #evaluateWithoutStartCheck}).
  *
  * <p>Immutable and thread-safe: one instance may be evaluated by many threads at once.
  */
 public final class CompiledCondition {
     static final int CHECK_EVERY = 16;
+    /** Conditions with more sub-expressions than this are evaluated under the deadline listener. */
+    static final int WATCH_ABOVE_NODES = 64;
     private static final Pattern RUNTIME_ERROR = Pattern.compile("evaluation error(?: at [^:]*:(\\d+))?: (.*)",
             Pattern.DOTALL);
     private static final Pattern ABSENT_KEY = Pattern.compile("key '([^']*)' is not present in map\\.?");
@@ -36,6 +46,7 @@ public final class CompiledCondition {
     private final CelAbstractSyntaxTree ast;
     private final CelRuntime.Program program;
     private final SourcePositions positions;
+    private final boolean watched;
 
     CompiledCondition(TriggerAction action, String source, CelAbstractSyntaxTree ast, CelRuntime.Program program) {
         this.action = action;
@@ -43,11 +54,51 @@ public final class CompiledCondition {
         this.ast = ast;
         this.program = program;
         this.positions = new SourcePositions(source);
+        this.watched = mayRunLong(ast.getExpr());
     }
+
+    /** Whether the expression has a comprehension or more than {@link #WATCH_ABOVE_NODES} sub-expressions. */
+    static boolean mayRunLong(CelExpr root) {
+        java.util.ArrayDeque<CelExpr> todo = new java.util.ArrayDeque<>();
+        todo.push(root);
+        int nodes = 0;
+        while (!todo.isEmpty()) {
+            CelExpr e = todo.pop();
+            if (++nodes > WATCH_ABOVE_NODES) {
+                return true;
+            }
+            switch (e.getKind()) {
+                case COMPREHENSION -> {
+                    return true;
+                }
+                case SELECT -> todo.push(e.select().operand());
+                case CALL -> {
+                    e.call().target().ifPresent(todo::push);
+                    e.call().args().forEach(todo::push);
+                }
+                case LIST -> e.list().elements().forEach(todo::push);
+                case MAP -> e.map().entries().forEach(x -> {
+                    todo.push(x.key());
+                    todo.push(x.value());
+                });
+                case STRUCT -> e.struct().entries().forEach(x -> todo.push(x.value()));
+                default -> {
+                    // constants and identifiers have no sub-expressions
+                }
+            }
+        }
+        return false;
+    }
+
 
     /** The trigger action whose fields the condition reads. */
     public TriggerAction action() {
         return action;
+    }
+
+    /** The cel-java program, for the benchmarks (src/jmh) that compare {@link #evaluate} with it. */
+    CelRuntime.Program program() {
+        return program;
     }
 
     /** The condition text. */
@@ -63,15 +114,46 @@ public final class CompiledCondition {
      * @throws IllegalArgumentException if the payload is of another trigger action
      */
     public ConditionResult evaluate(Payload payload, long deadlineNanos) {
-        if (payload.action() != action) {
-            throw new IllegalArgumentException("payload of `" + payload.action() + "` given to a `" + action + "` condition");
-        }
+        checkAction(payload);
         if (System.nanoTime() - deadlineNanos > 0) {
             return new ConditionResult.Failure("time budget exceeded before the rule ran", true);
         }
+        return run(payload, deadlineNanos);
+    }
+
+    /**
+     * {@link #evaluate}, without the deadline check before the condition starts: for a caller that checks
+     * the deadline itself between conditions, as the evaluator does (reading the clock costs about as much as
+     * evaluating a small condition). A condition that {@link #mayRunLong() may run long} is still stopped past
+     * {@code deadlineNanos} while it runs.
+     *
+     * @throws IllegalArgumentException if the payload is of another trigger action
+     */
+    public ConditionResult evaluateWithoutStartCheck(Payload payload, long deadlineNanos) {
+        checkAction(payload);
+        return run(payload, deadlineNanos);
+    }
+
+    /**
+     * Whether the condition can run long: it has a comprehension or more than {@value #WATCH_ABOVE_NODES}
+     * sub-expressions, so it runs under the deadline listener (see the class comment). Any other condition
+     * takes a small, fixed number of steps.
+     */
+    public boolean mayRunLong() {
+        return watched;
+    }
+
+    private void checkAction(Payload payload) {
+        if (payload.action() != action) {
+            throw new IllegalArgumentException("payload of `" + payload.action() + "` given to a `" + action + "` condition");
+        }
+    }
+
+    private ConditionResult run(Payload payload, long deadlineNanos) {
         Map<String, Map<String, Object>> sections = payload.sections();
         try {
-            Object result = program.trace(name -> Optional.ofNullable(sections.get(name)), new Deadline(deadlineNanos));
+            CelVariableResolver resolver = name -> Optional.ofNullable(sections.get(name));
+            Object result = watched ? program.trace(resolver, new Deadline(deadlineNanos)) : program.eval(resolver);
             if (result instanceof Boolean b) {
                 return ConditionResult.of(b);
             }

@@ -11,11 +11,16 @@ import dev.cel.runtime.CelRuntime;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
 import dev.custody.engine.diagnostic.Suggestions;
+import dev.custody.engine.payload.Payload;
 import dev.custody.engine.schema.Effect;
+import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.Limits;
+import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -58,24 +63,31 @@ public final class RuleCompiler {
         for (TriggerAction a : TriggerAction.values()) {
             environments.put(a, CelEnvironment.build(a, options));
         }
-        for (TriggerAction a : TriggerAction.values()) {
-            warmUp(a);
-        }
+        warmUp();
     }
 
-    private void warmUp(TriggerAction action) {
-        try {
-            CompileResult r = compile(action,
-                    "has(principal.role) && principal.role in ['owner'] || context.hour >= 0 && context.day_of_week != ''");
-            CompiledCondition c = r.condition().orElseThrow();
-            dev.custody.engine.payload.Action a = dev.custody.engine.payload.Action.builder(action)
-                    .walletId("00000000-0000-4000-8000-000000000000").at(java.time.Instant.EPOCH).build();
-            var payload = dev.custody.engine.payload.PayloadValidator.validate(a, java.time.Instant.EPOCH);
-            if (payload instanceof dev.custody.engine.payload.PayloadResult.Valid v) {
-                c.evaluate(v.payload(), System.nanoTime() + 10_000_000_000L);
+    /**
+     * Compiles and evaluates one condition per action, through the paths a real rule takes (a warning, a
+     * guard, a read of an absent field and its error message). The first evaluation in a JVM loads and
+     * links cel-java's interpreter and error classes, which on a busy machine takes longer than the whole
+     * evaluation budget; done here, that cost is paid once when the compiler is built instead of denying the
+     * first real action for running out of time.
+     */
+    private void warmUp() {
+        String condition = "principal.user_email.endsWith('x') || has(principal.role) || principal.role == 'owner'";
+        for (TriggerAction a : TriggerAction.values()) {
+            try {
+                Optional<CompiledCondition> c = compile(a, condition).condition();
+                if (c.isPresent()) {
+                    Map<String, Map<String, Object>> empty = new HashMap<>();
+                    for (Section s : FieldSchema.sections(a)) {
+                        empty.put(s.wireName(), Map.of());
+                    }
+                    c.get().evaluate(new Payload(a, "", Instant.EPOCH, empty), System.nanoTime() + 1_000_000_000L);
+                }
+            } catch (RuntimeException e) {
+                // only a warm-up: a failure here shows again, properly reported, on real input
             }
-        } catch (RuntimeException e) {
-            // warming up is an optimisation only: a failure here changes nothing a caller can see
         }
     }
 

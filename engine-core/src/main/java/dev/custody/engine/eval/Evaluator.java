@@ -37,8 +37,10 @@ import java.util.Objects;
  *
  * <h2>Time budget</h2>
  * One deadline covers the whole evaluation (payload check and every rule): it is checked between rules
- * and, through {@link dev.custody.engine.compile.CompiledCondition}, inside a running rule. Past it, the
- * decision is DENY with {@code fail_closed} and evaluation stops. The default is
+ * (before the first, around every rule that can run long, at least every {@value #CHECK_EVERY_RULES} others,
+ * and after the last) and, through {@link dev.custody.engine.compile.CompiledCondition}, inside a running rule
+ * that can run long. Past it, the decision is DENY with {@code fail_closed} and evaluation stops; an
+ * evaluation past its deadline never ends in ALLOW or NO_MATCH. The default is
  * {@link Limits#EVALUATION_TIMEOUT} (100 ms).
  *
  * <h2>Time</h2>
@@ -48,6 +50,9 @@ import java.util.Objects;
  * <p>Immutable and thread-safe; {@link #evaluate} never throws (null arguments aside).
  */
 public final class Evaluator {
+    /** At most this many rules that cannot run long are evaluated between two reads of the clock. */
+    static final int CHECK_EVERY_RULES = 8;
+
     private final Clock clock;
     private final long budgetNanos;
 
@@ -107,7 +112,7 @@ public final class Evaluator {
             return Decision.failClosed(action.id(), action.action(),
                     "policies do not compile: " + errors.get(0).describe() + more, System.nanoTime() - start);
         }
-        PayloadResult checked = PayloadValidator.validate(action, clock.instant());
+        PayloadResult checked = PayloadValidator.validate(action, action.at() != null ? action.at() : clock.instant());
         if (checked instanceof PayloadResult.Invalid invalid) {
             return Decision.failClosed(action.id(), action.action(), "malformed action: " + invalid.error(),
                     System.nanoTime() - start);
@@ -116,14 +121,19 @@ public final class Evaluator {
         String wallet = payload.walletId();
         List<TraceEntry> trace = explain ? new ArrayList<>() : List.of();
 
+        Budget budget = new Budget(deadline);
         BoundRule firstFailed = null;
         String firstError = null;
         for (BoundRule rule : bundle.denyRules(action.action())) {
             if (!rule.targets(wallet)) {
                 continue;
             }
-            long t0 = System.nanoTime();
-            ConditionResult result = rule.condition().evaluate(payload, deadline);
+            if (budget.passedBefore(rule)) {
+                return timedOut(action, budget.blame(rule), start, trace);
+            }
+            long t0 = explain ? System.nanoTime() : 0;
+            ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, deadline);
+            budget.ran(rule);
             record(trace, explain, rule, result, t0);
             if (result instanceof ConditionResult.Value v) {
                 if (v.value()) {
@@ -139,20 +149,22 @@ public final class Evaluator {
                     firstError = f.message();
                 }
             }
-            if (System.nanoTime() - deadline > 0) {
-                return timedOut(action, rule, start, trace);
-            }
         }
         if (firstFailed != null) {
-            return failed(action, firstFailed, firstError, start, trace);
+            return budget.passedAtEnd() ? timedOut(action, budget.blame(null), start, trace)
+                    : failed(action, firstFailed, firstError, start, trace);
         }
         BoundRule firstTrue = null;
         for (BoundRule rule : bundle.allowRules(action.action())) {
             if (!rule.targets(wallet)) {
                 continue;
             }
-            long t0 = System.nanoTime();
-            ConditionResult result = rule.condition().evaluate(payload, deadline);
+            if (budget.passedBefore(rule)) {
+                return timedOut(action, budget.blame(rule), start, trace);
+            }
+            long t0 = explain ? System.nanoTime() : 0;
+            ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, deadline);
+            budget.ran(rule);
             record(trace, explain, rule, result, t0);
             if (result instanceof ConditionResult.Value v) {
                 if (v.value() && firstTrue == null) {
@@ -163,15 +175,69 @@ public final class Evaluator {
                 return f.budgetExceeded() ? timedOut(action, rule, start, trace)
                         : failed(action, rule, f.message(), start, trace);
             }
-            if (System.nanoTime() - deadline > 0) {
-                return timedOut(action, rule, start, trace);
-            }
+        }
+        long end = System.nanoTime();
+        if (budget.ranAny() && end - deadline > 0) {
+            return timedOut(action, budget.blame(null), start, trace);
         }
         if (firstTrue != null) {
-            return decided(action, Outcome.ALLOW, firstTrue, start, trace);
+            return new Decision(action.id(), action.action(), Outcome.ALLOW, firstTrue.policyId(), firstTrue.ruleId(),
+                    firstTrue.description(), false, null, end - start, trace);
         }
         return new Decision(action.id(), action.action(), Outcome.NO_MATCH, null, null, null, false, null,
-                System.nanoTime() - start, trace);
+                end - start, trace);
+    }
+
+    /**
+     * When to read the clock between rules. Reading it costs about as much as evaluating a small rule, so it
+     * is read before the first rule (after the payload check), before and after every rule that
+     * {@linkplain dev.custody.engine.compile.CompiledCondition#mayRunLong() may run long} (which also watches
+     * the deadline while it runs), before every {@value #CHECK_EVERY_RULES}th other rule, and after the last
+     * rule, before a decision other than a true DENY rule's is returned: an evaluation past its deadline never
+     * ends in ALLOW or NO_MATCH. A time-out found between rules is blamed on the last rule that ran (the first
+     * rule when none has); a DENY rule found true before the next read decides, as it does when the deadline
+     * passes while it runs. Not thread-safe: one per evaluation.
+     */
+    private static final class Budget {
+        private final long deadline;
+        private boolean due = true;
+        private int unchecked;
+        private BoundRule last;
+
+        Budget(long deadline) {
+            this.deadline = deadline;
+        }
+
+        /** Whether the deadline has passed before {@code next} runs (reading the clock only when due). */
+        boolean passedBefore(BoundRule next) {
+            if (!due && unchecked < CHECK_EVERY_RULES && !next.condition().mayRunLong()) {
+                return false;
+            }
+            due = false;
+            unchecked = 0;
+            return System.nanoTime() - deadline > 0;
+        }
+
+        void ran(BoundRule rule) {
+            last = rule;
+            unchecked++;
+            due |= rule.condition().mayRunLong();
+        }
+
+        /** Whether the deadline has passed once the rules are done (read only if a rule ran). */
+        boolean passedAtEnd() {
+            return ranAny() && System.nanoTime() - deadline > 0;
+        }
+
+        /** Whether any rule ran: with none, there is no rule to blame and nothing to stop. */
+        boolean ranAny() {
+            return last != null;
+        }
+
+        /** The rule a time-out is reported in: the last that ran, or {@code next} when none has. */
+        BoundRule blame(BoundRule next) {
+            return last != null ? last : next;
+        }
     }
 
     private static void record(List<TraceEntry> trace, boolean explain, BoundRule rule, ConditionResult result,

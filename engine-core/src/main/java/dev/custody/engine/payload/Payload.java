@@ -8,8 +8,9 @@ import java.util.Optional;
 /**
  * An action checked against the field schema, in the form CEL reads: each section an unmodifiable map
  * whose values are {@code String}, {@code Double} (numbers), {@code Long} (integers), {@code Boolean}, or
- * for {@code resource.decoded_args} a map of such values (and lists). Fields the caller left out are
- * absent, so a rule that reads one fails (and the evaluator denies) unless it guards the read.
+ * for {@code resource.decoded_args} a map of such values (and lists). Every section of the action is
+ * present (empty when the caller left it out); fields the caller left out are absent, so a rule that reads
+ * one fails (and the evaluator denies) unless it guards the read with {@code has()}.
  *
  * <p>Only {@link PayloadValidator} makes these. Immutable and thread-safe.
  *

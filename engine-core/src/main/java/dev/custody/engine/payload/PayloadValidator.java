@@ -8,15 +8,14 @@ import dev.custody.engine.schema.TriggerAction;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.ZoneOffset;
-import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import java.util.regex.Pattern;
 
 /**
  * Checks an {@link Action} against the field schema and converts it to the {@link Payload} CEL reads.
@@ -27,9 +26,10 @@ import java.util.regex.Pattern;
  *   <li>a missing or non-UUID {@code wallet_id};
  *   <li>a section the action does not have (e.g. {@code resource} on a withdrawal), and a {@code context}
  *       section (it is computed from the instant, never taken from the caller);
- *   <li>an unknown field, with a "did you mean" when one is close;
+ *   <li>an unknown field, with a "did you mean" when one is close, and a null section or field name;
  *   <li>a value of the wrong type: a string where a number belongs, a fraction where an integer
  *       belongs, a number outside the 64-bit range;
+ *   <li>an instant so far in the past or future that it has no calendar date ({@link Instant#MAX});
  *   <li>NaN or infinite numbers, and negative amounts, USD values, outflows, counts and ages;
  *   <li>a {@code principal.role} outside the role enum;
  *   <li>a {@code resource.decoded_args} that is not a string-keyed map, nests deeper than
@@ -50,22 +50,57 @@ public final class PayloadValidator {
     /** The most values accepted inside {@code resource.decoded_args}, all levels counted. */
     public static final int MAX_ENTRIES = 1000;
 
-    private static final Pattern UUID_FORM =
-            Pattern.compile("[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}");
+    /** The first and last instants with a UTC date (those of {@link java.time.LocalDateTime#MIN} and MAX). */
+    private static final Instant FIRST_DATED = LocalDateTime.MIN.toInstant(ZoneOffset.UTC);
+    private static final Instant LAST_DATED = LocalDateTime.MAX.toInstant(ZoneOffset.UTC);
+    private static final long SECONDS_PER_DAY = 86_400;
+    /** The 168 {@code context} sections, by {@code day * 24 + hour} (Monday = day 0): made once, shared. */
+    private static final List<Map<String, Object>> CONTEXTS;
+    /** Each section's fields by name. */
+    private static final Map<Section, Map<String, FieldSpec>> SPECS = new EnumMap<>(Section.class);
+
+    static {
+        List<Map<String, Object>> contexts = new ArrayList<>(7 * 24);
+        for (String day : FieldSchema.DAYS_OF_WEEK) {
+            for (long hour = 0; hour < 24; hour++) {
+                contexts.add(Map.of("hour", hour, "day_of_week", day));
+            }
+        }
+        CONTEXTS = List.copyOf(contexts);
+        for (Section s : Section.values()) {
+            Map<String, FieldSpec> byName = new HashMap<>();
+            FieldSchema.fields(s).forEach(f -> byName.put(f.name(), f));
+            SPECS.put(s, byName);
+        }
+    }
 
     private PayloadValidator() {}
 
+    /** {@code context.hour} and {@code context.day_of_week} of an instant, in UTC. */
+    static Map<String, Object> context(Instant at) {
+        long seconds = at.getEpochSecond();
+        long days = Math.floorDiv(seconds, SECONDS_PER_DAY);
+        int hour = (int) (Math.floorMod(seconds, SECONDS_PER_DAY) / 3600);
+        int day = (int) Math.floorMod(days + 3, 7); // 1970-01-01 was a Thursday, day 3 from Monday
+        return CONTEXTS.get(day * 24 + hour);
+    }
+
     /** Whether {@code s} is a UUID in the canonical 8-4-4-4-12 hex form (any case). */
     public static boolean isUuid(String s) {
-        if (s == null || !UUID_FORM.matcher(s).matches()) {
+        // by hand rather than with a regex: every evaluation checks the wallet id
+        if (s == null || s.length() != 36) {
             return false;
         }
-        try {
-            UUID.fromString(s);
-            return true;
-        } catch (IllegalArgumentException e) {
-            return false;
+        for (int i = 0; i < 36; i++) {
+            char c = s.charAt(i);
+            boolean ok = i == 8 || i == 13 || i == 18 || i == 23
+                    ? c == '-'
+                    : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+            if (!ok) {
+                return false;
+            }
         }
+        return true;
     }
 
     /**
@@ -85,6 +120,9 @@ public final class PayloadValidator {
         Map<String, Map<String, Object>> out = new HashMap<>();
         for (Map.Entry<String, Map<String, Object>> e : action.sections().entrySet()) {
             String name = e.getKey();
+            if (name == null) {
+                return new PayloadResult.Invalid("a section has no name (null)");
+            }
             if ("context".equals(name)) {
                 return new PayloadResult.Invalid(
                         "`context` is computed from the evaluation instant; set the action's `at` instead");
@@ -101,41 +139,75 @@ public final class PayloadValidator {
             if (fields == null) {
                 continue;
             }
-            Map<String, Object> converted = new HashMap<>();
+            // The action's section maps are its own unmodifiable copies: while every value is already in the form
+            // CEL reads, the payload shares the map; from the first value that is not, converted values are kept
+            // and the section is copied (it is checked on every decision, so the common case copies nothing).
+            Map<String, FieldSpec> specs = SPECS.get(section);
+            Object[] changed = null;
+            int firstChange = -1;
+            int i = 0;
             for (Map.Entry<String, Object> f : fields.entrySet()) {
                 String fieldName = f.getKey();
-                FieldSpec spec = FieldSchema.field(section, fieldName).orElse(null);
+                if (fieldName == null) {
+                    return new PayloadResult.Invalid("a field of section `" + name + "` has no name (null)");
+                }
+                FieldSpec spec = specs.get(fieldName);
                 if (spec == null) {
                     List<String> names = FieldSchema.fields(section).stream().map(FieldSpec::name).toList();
                     String hint = Suggestions.closest(fieldName, names)
                             .map(s -> " (did you mean `" + name + "." + s + "`?)").orElse("");
                     return new PayloadResult.Invalid("unknown field `" + name + "." + clip(fieldName) + "`" + hint);
                 }
-                if (f.getValue() == null) {
-                    continue;
+                Object value = null;
+                if (f.getValue() != null) {
+                    try {
+                        value = convert(spec, f.getValue());
+                    } catch (Malformed m) {
+                        return new PayloadResult.Invalid("field `" + spec.path() + "` " + m.getMessage());
+                    }
                 }
-                Object value;
-                try {
-                    value = convert(spec, f.getValue());
-                } catch (Malformed m) {
-                    return new PayloadResult.Invalid("field `" + spec.path() + "` " + m.getMessage());
+                if (changed == null && (value == null || value != f.getValue())) {
+                    changed = new Object[fields.size()];
+                    firstChange = i;
                 }
-                converted.put(fieldName, value);
+                if (changed != null) {
+                    changed[i] = value;
+                }
+                i++;
+            }
+            if (changed == null) {
+                out.put(name, fields);
+                continue;
+            }
+            Map<String, Object> converted = new HashMap<>();
+            i = 0;
+            for (Map.Entry<String, Object> f : fields.entrySet()) {
+                Object value = i < firstChange ? f.getValue() : changed[i];
+                if (value != null) {
+                    converted.put(f.getKey(), value);
+                }
+                i++;
             }
             out.put(name, Collections.unmodifiableMap(converted));
         }
-        if (trigger == TriggerAction.WEB3_CONTRACT_CALL) {
-            // decoded_args holds the arguments of a recognized call; left out, the call was not recognized,
-            // which is the empty map (DESIGN §3), so has(resource.decoded_args.<key>) answers false, not an error
-            Map<String, Object> resource = new HashMap<>(out.getOrDefault("resource", Map.of()));
-            resource.putIfAbsent("decoded_args", Map.of());
-            out.put("resource", Collections.unmodifiableMap(resource));
+        if (at.isBefore(FIRST_DATED) || at.isAfter(LAST_DATED)) {
+            // Instant's range is wider than a date's: the far ends have no hour or weekday
+            return new PayloadResult.Invalid("`at` `" + at + "` is out of the supported date range");
         }
-        ZonedDateTime utc = at.atZone(ZoneOffset.UTC);
-        Map<String, Object> context = new HashMap<>(4);
-        context.put("hour", (long) utc.getHour());
-        context.put("day_of_week", FieldSchema.DAYS_OF_WEEK.get(utc.getDayOfWeek().getValue() - 1));
-        out.put("context", Collections.unmodifiableMap(context));
+        out.put("context", context(at));
+        // A section the caller left out has no fields, but it exists: has() on one of its fields must be false
+        // (not unknown, which fails the rule), and a read must fail as an absent field.
+        for (Section s : FieldSchema.sections(trigger)) {
+            out.putIfAbsent(s.wireName(), Map.of());
+        }
+        // A call given without decoded arguments is an unrecognized one: its decoded_args is an empty map, so
+        // has(resource.decoded_args.<key>) is false there rather than a failed read (DESIGN §3).
+        Map<String, Object> resource = out.get(Section.RESOURCE.wireName());
+        if (resource != null && !resource.containsKey("decoded_args")) {
+            Map<String, Object> withArgs = new HashMap<>(resource);
+            withArgs.put("decoded_args", Map.of());
+            out.put(Section.RESOURCE.wireName(), Collections.unmodifiableMap(withArgs));
+        }
         return new PayloadResult.Valid(new Payload(trigger, action.walletId().toLowerCase(java.util.Locale.ROOT),
                 at, Collections.unmodifiableMap(out)));
     }
@@ -158,6 +230,9 @@ public final class PayloadValidator {
                 return b;
             }
             case NUMBER -> {
+                if (raw instanceof Double given && Double.isFinite(given) && (given >= 0 || !spec.nonNegative())) {
+                    return raw; // the common case, as CEL reads it
+                }
                 if (!(raw instanceof Number n) ) {
                     throw new Malformed("must be a number, not " + describe(raw));
                 }
@@ -168,14 +243,14 @@ public final class PayloadValidator {
                 if (spec.nonNegative() && d < 0) {
                     throw new Malformed("must not be negative, got " + n);
                 }
-                return d;
+                return raw instanceof Double ? raw : (Object) d;
             }
             case INTEGER -> {
                 long l = toLong(raw);
                 if (spec.nonNegative() && l < 0) {
                     throw new Malformed("must not be negative, got " + l);
                 }
-                return l;
+                return raw instanceof Long ? raw : (Object) l;
             }
             case MAP -> {
                 int[] budget = {MAX_ENTRIES};

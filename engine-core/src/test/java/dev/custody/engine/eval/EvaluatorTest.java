@@ -232,6 +232,77 @@ class EvaluatorTest {
         assertMalformed(b, withdrawal(1).walletId(null).build(), "malformed action: `wallet_id` is missing");
     }
 
+    @Test
+    void anInstantWithoutACalendarDateIsMalformedNotAnInternalError() {
+        // found by EvaluatorProperties: Instant.MAX has no UTC date, so context.hour could not be computed and
+        // the evaluator denied with "internal error while evaluating: DateTimeException"
+        PolicyBundle b = bundle(policy("p", allow("a", "true")));
+        assertMalformed(b, withdrawal(1).at(Instant.MAX).build(),
+                "malformed action: `at` `+1000000000-12-31T23:59:59.999999999Z` is out of the supported date range");
+        assertMalformed(b, withdrawal(1).at(Instant.MIN).build(),
+                "malformed action: `at` `-1000000000-01-01T00:00:00Z` is out of the supported date range");
+        // the JSON form reads such an instant (Instant.parse accepts it), so it must be refused here
+        Action fromJson = ((dev.custody.engine.payload.ActionJson.Ok) dev.custody.engine.payload.ActionJson.parse(
+                "{\"action\": \"withdrawal.create\", \"wallet_id\": \"" + Fixtures.WALLET
+                        + "\", \"at\": \"+1000000000-01-01T00:00:00Z\"}")).action();
+        assertMalformed(b, fromJson,
+                "malformed action: `at` `+1000000000-01-01T00:00:00Z` is out of the supported date range");
+    }
+
+    @Test
+    void aNullSectionOrFieldNameIsMalformedNotAnInternalError() {
+        // found by EvaluatorProperties: a null key (possible in a Java map, never in JSON) threw
+        // NullPointerException while the message was built, so the evaluator denied with "internal error"
+        PolicyBundle b = bundle(policy("p", allow("a", "true")));
+        java.util.Map<String, Object> fields = new java.util.HashMap<>();
+        fields.put(null, 1.0);
+        assertMalformed(b, withdrawal(1).section("withdrawal", fields).build(),
+                "malformed action: a field of section `withdrawal` has no name (null)");
+        assertMalformed(b, withdrawal(1).section(null, java.util.Map.of("amount", 1.0)).build(),
+                "malformed action: a section has no name (null)");
+    }
+
+    @Test
+    void aSectionLeftOutHasNoFieldsSoGuardsHoldAndReadsNameTheField() {
+        // found by EvaluatorProperties: a section missing from the action was an unresolved CEL variable, so
+        // `has(workspace.outflow_1h)` was "unknown" rather than false and a correctly guarded rule failed
+        // closed with "condition returned a value of another type, not a boolean"
+        PolicyBundle b = bundle(policy("p",
+                deny("velocity", "has(workspace.outflow_1h) && workspace.outflow_1h > 1000.0"),
+                allow("email", "!has(principal.user_email) || principal.user_email.endsWith('@example.com')")));
+        Action bare = Action.builder(TriggerAction.WITHDRAWAL_CREATE).walletId(Fixtures.WALLET).at(Fixtures.TUESDAY_14H)
+                .field("withdrawal.value_usd", 10.0).build();
+        Decision d = decide(b, bare);
+        assertEquals(Outcome.ALLOW, d.decision());
+        assertEquals("email", d.ruleId());
+        assertFalse(d.failClosed());
+
+        PolicyBundle unguarded = bundle(policy("p", deny("velocity", "workspace.outflow_1h > 1000.0")));
+        Decision u = decide(unguarded, bare);
+        assertTrue(u.failClosed());
+        assertEquals("rule `velocity` failed: `workspace.outflow_1h` is absent from the payload (at 1:11)", u.error());
+    }
+
+    @Test
+    void aCallWithoutDecodedArgsIsUnrecognizedSoHasIsFalse() {
+        // found by ConditionProperties: with no `decoded_args` in the action, has(resource.decoded_args.to) read
+        // an absent field and failed, so the guard the validator demands denied every such call fail-closed
+        Rule guarded = new Rule("to", "web3.contract_call",
+                "has(resource.decoded_args.to) && resource.decoded_args.to == '0x1111111111111111111111111111111111111111'",
+                "ALLOW", null, null);
+        Action call = Action.builder(TriggerAction.WEB3_CONTRACT_CALL).walletId(Fixtures.WALLET).at(Fixtures.TUESDAY_14H)
+                .field("principal.role", "admin")
+                .field("resource.contract_address", "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48")
+                .field("resource.method_selector", "0x12345678")
+                .build();
+        Decision d = decide(bundle(policy("p", guarded)), call);
+        assertEquals(Outcome.NO_MATCH, d.decision());
+        assertFalse(d.failClosed());
+        Decision noResource = decide(bundle(policy("p", guarded)),
+                Action.builder(TriggerAction.WEB3_CONTRACT_CALL).walletId(Fixtures.WALLET).build());
+        assertEquals(Outcome.NO_MATCH, noResource.decision());
+    }
+
     private void assertMalformed(PolicyBundle b, Action a, String error) {
         Decision d = decide(b, a);
         assertEquals(Outcome.DENY, d.decision());
@@ -275,6 +346,19 @@ class EvaluatorTest {
         assertEquals("time budget of 50 ms exceeded in rule `slow`", d.error());
         // stopped near the budget rather than after seconds; a wide margin for a noisy shared machine
         assertTrue(d.elapsedNanos() < Duration.ofSeconds(2).toNanos(), "elapsed " + d.elapsedNanos());
+    }
+
+    @Test
+    void aBudgetSpentBeforeTheFirstRuleDeniesFailClosedWhateverTheRules() {
+        Evaluator instant = Evaluator.builder().timeBudget(Duration.ofNanos(1)).build();
+        for (PolicyBundle b : List.of(bundle(policy("p", allow("a", "true"))), bundle(policy("p", deny("a", "true"))),
+                bundle(policy("p", deny("d", "false"), allow("a", "true"))))) {
+            Decision d = instant.evaluate(b, withdrawal(1).build());
+            assertEquals(Outcome.DENY, d.decision());
+            assertTrue(d.failClosed());
+            assertEquals(b.rules().get(0).ruleId(), d.ruleId());
+            assertTrue(d.error().startsWith("time budget of 0 µs exceeded in rule"), d.error());
+        }
     }
 
     @Test

@@ -1,6 +1,8 @@
 package dev.custody.engine.schema;
 
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -21,18 +23,23 @@ public enum Section {
     /** The contract call. */
     RESOURCE;
 
+    // computed once: the evaluator looks sections up by name for every action it decides
+    private final String wireName = name().toLowerCase(Locale.ROOT);
+    private static final Map<String, Section> BY_WIRE_NAME = new HashMap<>();
+
+    static {
+        for (Section s : values()) {
+            BY_WIRE_NAME.put(s.wireName, s);
+        }
+    }
+
     /** The name used in conditions and payloads, e.g. {@code "withdrawal"}. */
     public String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+        return wireName;
     }
 
     /** The section with this exact lowercase name, or empty. */
     public static Optional<Section> fromWireName(String name) {
-        for (Section s : values()) {
-            if (s.wireName().equals(name)) {
-                return Optional.of(s);
-            }
-        }
-        return Optional.empty();
+        return Optional.ofNullable(name == null ? null : BY_WIRE_NAME.get(name));
     }
 }

@@ -1,0 +1,69 @@
+package dev.custody.engine.bench;
+
+import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.compile.RuleCompiler;
+import dev.custody.engine.eval.Decision;
+import dev.custody.engine.eval.Evaluator;
+import dev.custody.engine.payload.Action;
+import dev.custody.engine.payload.PayloadResult;
+import dev.custody.engine.payload.PayloadValidator;
+import dev.custody.engine.policy.PolicyValidator;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The cost of deciding an action before any rule runs: our payload check ({@code validate}) and a whole
+ * evaluation against a bundle with no rule ({@code emptyBundle}), against what the raw cel-java baseline
+ * does instead (build its activation map: {@code rawActivation}). The per-action floor of
+ * {@link EvaluateBenchmark}'s {@code denyEarly} mix.
+ *
+ * <p>Run: {@code ./mvnw -B -pl engine-core -am -Pbench -DskipTests verify -Djmh.args="FixedCostBenchmark -f 1 -wi 3 -i 5 -w 1s -r 1s"}
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(1)
+public class FixedCostBenchmark {
+    private Action action;
+    private Instant now;
+    private PolicyBundle empty;
+    private Evaluator evaluator;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        action = Workload.mix("mostlyNoMatch", 1, 7).get(0);
+        now = Instant.now();
+        empty = PolicyBundle.compile(List.of(), new PolicyValidator(RuleCompiler.create()));
+        evaluator = Evaluator.create();
+    }
+
+    @Benchmark
+    public PayloadResult validate() {
+        return PayloadValidator.validate(action, now);
+    }
+
+    @Benchmark
+    public Decision emptyBundle() {
+        return evaluator.evaluate(empty, action);
+    }
+
+    @Benchmark
+    public Map<String, Object> rawActivation() {
+        return RawCelEngine.activation(action);
+    }
+}
