@@ -76,6 +76,9 @@ import picocli.CommandLine.Spec;
             "an action without workspace_id gets only the latter.",
             "An action that runs past --time-budget is decided once more before it is",
             "denied, so a stalled machine does not decide it; a slow rule stays denied.",
+            "Errors of fail-closed records are the engine's, except: an unreadable line",
+            "says `malformed action line: ...`; policy files that do not read cleanly,",
+            "`policies could not be loaded: ...`.",
         })
 public final class ReplayCommand implements Callable<Integer> {
 
