@@ -117,8 +117,12 @@ public final class Custody implements Callable<Integer> {
         return commandLine(environment, null);
     }
 
-    /** As {@link #commandLine(CliEnvironment)}, with only the verb named {@code verb} when there is one. */
-    static CommandLine commandLine(CliEnvironment environment, String verb) {
+    /**
+     * As {@link #commandLine(CliEnvironment)}, with only the verb named {@code verb} when there is one: what an
+     * in-process caller running one known verb many times uses (the conformance corpus), since building every
+     * verb's model, the {@code api} tree above all, costs more than a small replay.
+     */
+    public static CommandLine commandLine(CliEnvironment environment, String verb) {
         CommandLine cl = new CommandLine(new Custody(environment));
         boolean known = VERBS.stream().anyMatch(c -> name(c).equals(verb));
         for (Class<?> c : VERBS) {

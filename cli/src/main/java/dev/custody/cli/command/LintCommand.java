@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
  * file:line:column, inside the condition on the offending token (through JSON escapes and YAML block
  * scalars). Beyond each policy's own checks, it reports policy ids shared by two active policies of a
  * workspace, which would make the workspace's bundle deny everything. Exit 1 on errors (and on warnings with
- * {@code --strict}).
+ * {@code --strict}). With {@code --format json} each diagnostic also carries {@code condition_line} and
+ * {@code condition_column}, its 1-based position inside the condition, when it points at a condition token.
  */
 @Command(name = "lint",
         mixinStandardHelpOptions = true,
@@ -54,6 +55,11 @@ import picocli.CommandLine.Spec;
             "  custody lint --strict policies/treasury.yaml policies/roles.yaml",
             "  custody lint --format sarif policies/ > lint.sarif   # code scanning",
             "  custody lint --format github policies/               # annotations",
+            "",
+            "JSON diagnostics: file, pointer, line, column, severity, code, message, hint,",
+            "condition_line, condition_column. line/column are in the file;",
+            "condition_line/condition_column (1-based) are inside the rule's condition,",
+            "left out when the finding is not about a token of a condition.",
         })
 public final class LintCommand implements Callable<Integer> {
 
@@ -268,6 +274,11 @@ public final class LintCommand implements Callable<Integer> {
                 j.put("code", d.code().id());
                 j.put("message", d.message());
                 j.put("hint", d.hint());
+                if (d.line() > 0) {
+                    // the position inside the condition (what validate reports), beside the file position
+                    j.put("condition_line", d.line());
+                    j.put("condition_column", d.column());
+                }
                 ds.add(j);
             }
         }

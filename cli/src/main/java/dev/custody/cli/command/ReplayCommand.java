@@ -53,7 +53,9 @@ import picocli.CommandLine.Spec;
  * ones realize outflow in an in-memory {@link StreamLedger}, every withdrawal counts as an attempt, and a
  * withdrawal without {@code wallet}/{@code workspace} sections gets them from the ledger as of its
  * {@code at} (sections given in the action are used as given). With {@code --assume-settled} every
- * withdrawal that was not denied realizes its value too. Exit 1 when a line (action or event) was malformed
+ * withdrawal that was not denied realizes its value too. With {@code --velocity given} there is no ledger:
+ * actions are evaluated exactly as given (as the engine library does) and event records are only counted.
+ * Exit 1 when a line (action or event) was malformed
  * or the policies did not load or compile.
  */
 @Command(name = "replay",
@@ -74,6 +76,9 @@ import picocli.CommandLine.Spec;
             "an action without workspace_id gets only the latter.",
             "An action that runs past --time-budget is decided once more before it is",
             "denied, so a stalled machine does not decide it; a slow rule stays denied.",
+            "Errors of fail-closed records are the engine's, except: an unreadable line",
+            "says `malformed action line: ...`; policy files that do not read cleanly,",
+            "`policies could not be loaded: ...`.",
         })
 public final class ReplayCommand implements Callable<Integer> {
 
@@ -86,6 +91,14 @@ public final class ReplayCommand implements Callable<Integer> {
 
     /** Output formats. */
     enum Format { text, jsonl, json }
+
+    /** Where the velocity sections of a withdrawal come from. */
+    enum Velocity {
+        /** Absent sections are derived from the stream's ledger (events and earlier attempts). */
+        derive,
+        /** Actions are evaluated exactly as given: no ledger, absent sections stay absent (as the library does). */
+        given
+    }
 
     @ParentCommand
     Custody root;
@@ -125,6 +138,15 @@ public final class ReplayCommand implements Callable<Integer> {
                     + "(default: only `withdrawal.settled` records with status executed or success do).")
     boolean assumeSettled;
 
+    @Option(names = "--velocity", paramLabel = "MODE", defaultValue = "derive",
+            description = {"Where absent `wallet`/`workspace` sections come from: ${COMPLETION-CANDIDATES} "
+                    + "(default: ${DEFAULT-VALUE}).",
+                "derive: from the stream's ledger (settled events, earlier withdrawals as attempts).",
+                "given: none; actions are evaluated exactly as given (absent sections stay absent, "
+                    + "event records are counted but not applied), as the engine library evaluates them. "
+                    + "Not with --assume-settled."})
+    Velocity velocity;
+
     @Option(names = "--threads", paramLabel = "N",
             description = "Threads that parse and decide (default: the number of processors). The output order is "
                     + "the stream's whatever the number.")
@@ -137,6 +159,10 @@ public final class ReplayCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         if (threads != null && threads < 1) {
             throw CliException.usage("`--threads` must be at least 1, got " + threads);
+        }
+        if (velocity == Velocity.given && assumeSettled) {
+            throw CliException.usage("`--assume-settled` needs a velocity ledger; it cannot be used with "
+                    + "`--velocity given`");
         }
         try (ActionStream stream = new ActionStream(Inputs.lines(actions, env.stdin()));
                 ReplayPipeline pipeline = new ReplayPipeline(
@@ -152,11 +178,11 @@ public final class ReplayCommand implements Callable<Integer> {
             if (f == Format.json) {
                 out.print("{\"decisions\":[");
             }
-            ReplaySummary summary = new ReplaySummary();
+            ReplaySummary summary = new ReplaySummary(velocity == Velocity.given);
             Progress progress = new Progress(err, env.progress(), size(actions));
-            StreamLedger velocity = new StreamLedger(VelocityLedger.builder().lateness(REPLAY_LATENESS).build(),
+            StreamLedger ledger = velocity == Velocity.given ? null : new StreamLedger(VelocityLedger.builder().lateness(REPLAY_LATENESS).build(),
                     assumeSettled, evaluatorClock(env, now));
-            pipeline.run(stream, lines -> sequence(lines, decider, velocity), batch -> render(batch, decider, f, style),
+            pipeline.run(stream, lines -> sequence(lines, decider, ledger), batch -> render(batch, decider, f, style),
                     batch -> {
                 String text = batch.text();
                 if (f == Format.json && first[0] && !text.isEmpty()) {
@@ -195,6 +221,8 @@ public final class ReplayCommand implements Callable<Integer> {
      * each withdrawal gets its absent {@code wallet}/{@code workspace} sections from the ledger and is then
      * recorded as an attempt. With {@code --assume-settled} its decision changes what later withdrawals see,
      * so it is decided here, in stream order; otherwise deciding is left to the parallel render stage.
+     * Without a ledger ({@code --velocity given}) event records are passed on untouched (counted, not applied)
+     * and actions are left as given.
      */
     private ReplayPipeline.Sequenced sequence(List<ActionStream.Line> lines, Decider decider, StreamLedger velocity) {
         List<ActionStream.Line> out = new ArrayList<>(lines.size());
@@ -203,7 +231,11 @@ public final class ReplayCommand implements Callable<Integer> {
         for (ActionStream.Line line : lines) {
             PolicyBundle bundle = null;
             Decision decision = null;
-            if (line instanceof ActionStream.EventLine e) {
+            if (velocity == null) {
+                if (line instanceof ActionStream.ActionLine a) {
+                    bundle = decider.bundle(a.action());
+                }
+            } else if (line instanceof ActionStream.EventLine e) {
                 if (velocity.onEvent(e.record()) instanceof StreamLedger.Rejected r) {
                     line = new ActionStream.Malformed(e.number(), r.id(), r.message());
                 }

@@ -33,7 +33,15 @@ final class ReplaySummary {
     private final long start = System.nanoTime();
     private long elapsed = -1;
 
+    /** Whether event records were only counted ({@code --velocity given}), not applied to a ledger. */
+    private final boolean eventsIgnored;
+
     ReplaySummary() {
+        this(false);
+    }
+
+    ReplaySummary(boolean eventsIgnored) {
+        this.eventsIgnored = eventsIgnored;
         for (Outcome o : Outcome.values()) {
             decisions.put(o, new long[1]);
         }
@@ -110,7 +118,9 @@ final class ReplaySummary {
                     + "with --time-budget");
         }
         for (Map.Entry<String, long[]> e : events.entrySet()) {
-            err.println("  applied " + Inputs.plural(e.getValue()[0], "`" + e.getKey() + "` event") + " to the velocity ledger");
+            String events = Inputs.plural(e.getValue()[0], "`" + e.getKey() + "` event");
+            err.println(eventsIgnored ? "  ignored " + events + " (--velocity given)"
+                    : "  applied " + events + " to the velocity ledger");
         }
         List<RuleCount> rs = rules();
         if (!rs.isEmpty()) {

@@ -92,15 +92,15 @@ class LintCommandTest {
         List<String> positions = new ArrayList<>();
         for (JsonNode d : json(r.out()).get("diagnostics")) {
             positions.add(d.get("pointer").asText() + " " + d.get("line") + ":" + d.get("column") + " "
-                    + d.get("code").asText());
+                    + d.get("code").asText() + " " + d.get("condition_line") + ":" + d.get("condition_column"));
         }
         assertEquals(List.of(
-                "/rules/0/condition 9:23 unknown_field",
-                "/rules/1/condition 14:21 unknown_field",
-                "/rules/2/condition 17:66 unknown_field",
-                "/rules/3/condition 20:66 unknown_field",
-                "/rules/4/condition 26:34 unguarded_dynamic_read",
-                "/rules/5/condition 29:26 unguarded_optional_read"), positions);
+                "/rules/0/condition 9:23 unknown_field 2:17",
+                "/rules/1/condition 14:21 unknown_field 1:41",
+                "/rules/2/condition 17:66 unknown_field 1:48",
+                "/rules/3/condition 20:66 unknown_field 1:48",
+                "/rules/4/condition 26:34 unguarded_dynamic_read 3:28",
+                "/rules/5/condition 29:26 unguarded_optional_read 1:11"), positions);
         assertTokenAt(file, 9, 23, "amout");
         assertTokenAt(file, 14, 21, "amout");
         assertTokenAt(file, 17, 66, "amout");
@@ -129,9 +129,33 @@ class LintCommandTest {
         Cli.Result r = Cli.run("lint", "--format", "json", file);
         String first = "{\"file\":\"" + file + "\",\"pointer\":\"/rules/0/condition\",\"line\":7,\"column\":69,"
                 + "\"severity\":\"error\",\"code\":\"unknown_field\",\"message\":\"unknown field `withdrawal.amout`\","
-                + "\"hint\":\"did you mean `withdrawal.amount`?\"}";
+                + "\"hint\":\"did you mean `withdrawal.amount`?\",\"condition_line\":1,\"condition_column\":48}";
         assertTrue(r.out().startsWith("{\"files\":1,\"policies\":1,\"rules\":3,\"errors\":3,\"warnings\":0,"
                 + "\"diagnostics\":[" + first + ","), r.out());
+    }
+
+    @Test
+    void jsonLeavesOutTheConditionPositionOfAFindingThatIsNotAboutAConditionToken() {
+        String file = Cli.write(dir, "group.yaml", """
+                id: group
+                name: Group
+                approval_group_id: not-a-uuid
+                rules:
+                  - trigger_action: withdrawal.create
+                    effect: DENY
+                    condition: withdrawal.amout > 1
+                """);
+        Cli.Result r = Cli.run("lint", "--format", "json", file);
+        assertEquals(ExitCode.INPUT, r.exit(), r.toString());
+        List<String> found = new ArrayList<>();
+        for (JsonNode d : json(r.out()).get("diagnostics")) {
+            found.add(d.get("pointer").asText() + " " + d.get("line") + ":" + d.get("column") + " "
+                    + d.get("code").asText() + " " + d.has("condition_line") + " " + d.has("condition_column")
+                    + " " + d.path("condition_line").asInt() + ":" + d.path("condition_column").asInt());
+        }
+        assertEquals(List.of(
+                "/approval_group_id 3:20 invalid_uuid false false 0:0",
+                "/rules/0/condition 7:27 unknown_field true true 1:12"), found);
     }
 
     @Test

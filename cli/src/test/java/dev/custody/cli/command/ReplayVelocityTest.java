@@ -1,6 +1,7 @@
 package dev.custody.cli.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.cli.Cli;
@@ -122,5 +123,58 @@ class ReplayVelocityTest {
         assertTrue(lines.get(0).startsWith("line 1 DENY"), lines.get(0));
         assertTrue(lines.get(0).contains("status"), lines.get(0));
         assertEquals("w-1 NO_MATCH -", lines.get(1));
+    }
+
+    @Test
+    void velocityGivenEvaluatesActionsAsGivenAndCountsEventsWithoutApplyingThem() {
+        String given = withdrawal("w-3", "2026-11-03T10:20:00Z", 100)
+                .replace("\"principal\"", "\"wallet\": {\"outflow_24h\": 9950.0, \"withdrawal_count_1h\": 0}, \"principal\"");
+        Cli.Result r = replay(String.join("\n",
+                withdrawal("w-1", "2026-11-03T10:00:00Z", 6000),
+                settled("2026-11-03T10:05:00Z", 6000, "executed"),
+                settled("2026-11-03T10:06:00Z", 9000, "failed"),
+                given), "--velocity", "given");
+        assertEquals(ExitCode.OK, r.exit(), r.toString());
+        assertEquals(List.of(
+                // no ledger: the wallet section stays absent, and reading it fails closed (the engine's own
+                // error, the same the library gives)
+                "w-1 DENY daily-outflow fail-closed: rule `daily-outflow` failed: condition returned a value of "
+                        + "another type, not a boolean",
+                // the section given is used as given: 9,950 + 100 is over the limit, the settlements change nothing
+                "w-3 DENY daily-outflow over $10,000 a day from one wallet"), decisions(r));
+        assertTrue(r.err().contains("\n  ignored 2 `withdrawal.settled` events (--velocity given)\n"), r.err());
+        assertFalse(r.err().contains("applied"), r.err());
+    }
+
+    @Test
+    void velocityDeriveIsTheDefault() {
+        String stream = String.join("\n",
+                withdrawal("w-1", "2026-11-03T10:00:00Z", 6000),
+                settled("2026-11-03T10:05:00Z", 6000, "executed"),
+                withdrawal("w-2", "2026-11-03T10:10:00Z", 5000));
+        Cli.Result derived = replay(stream, "--velocity", "derive");
+        assertEquals(List.of(
+                "w-1 NO_MATCH -",
+                "w-2 DENY daily-outflow over $10,000 a day from one wallet"), decisions(derived));
+        assertEquals(decisions(replay(stream)), decisions(derived));
+        assertTrue(derived.err().contains("\n  applied 1 `withdrawal.settled` event to the velocity ledger\n"),
+                derived.err());
+    }
+
+    @Test
+    void velocityGivenWithAssumeSettledIsAUsageError() {
+        Cli.Result r = replay(withdrawal("w-1", "2026-11-03T10:00:00Z", 6000), "--velocity", "given", "--assume-settled");
+        assertEquals(ExitCode.USAGE, r.exit(), r.toString());
+        assertEquals("", r.out());
+        assertEquals(List.of("error: `--assume-settled` needs a velocity ledger; it cannot be used with "
+                + "`--velocity given`"), r.errLines());
+    }
+
+    @Test
+    void anUnknownVelocityModeIsAUsageError() {
+        Cli.Result r = replay(withdrawal("w-1", "2026-11-03T10:00:00Z", 6000), "--velocity", "ledger");
+        assertEquals(ExitCode.USAGE, r.exit(), r.toString());
+        assertEquals(List.of("error: invalid value for option `--velocity`: expected one of [derive, given] "
+                + "(case-sensitive) but was `ledger`; see `custody replay --help`"), r.errLines());
     }
 }
