@@ -138,8 +138,8 @@ class ReplayVelocityTest {
         assertEquals(List.of(
                 // no ledger: the wallet section stays absent, and reading it fails closed (the engine's own
                 // error, the same the library gives)
-                "w-1 DENY daily-outflow fail-closed: rule `daily-outflow` failed: condition returned a value of "
-                        + "another type, not a boolean",
+                "w-1 DENY daily-outflow fail-closed: rule `daily-outflow` failed: `wallet.outflow_24h` is absent "
+                        + "from the payload (at 1:8)",
                 // the section given is used as given: 9,950 + 100 is over the limit, the settlements change nothing
                 "w-3 DENY daily-outflow over $10,000 a day from one wallet"), decisions(r));
         assertTrue(r.err().contains("\n  ignored 2 `withdrawal.settled` events (--velocity given)\n"), r.err());
