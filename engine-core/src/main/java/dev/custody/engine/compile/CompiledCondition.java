@@ -59,11 +59,11 @@ public final class CompiledCondition {
 
     /** Whether the expression has a comprehension or more than {@link #WATCH_ABOVE_NODES} sub-expressions. */
     static boolean mayRunLong(CelExpr root) {
-        java.util.ArrayDeque<CelExpr> todo = new java.util.ArrayDeque<>();
-        todo.push(root);
+        java.util.ArrayDeque<CelExpr> pending = new java.util.ArrayDeque<>();
+        pending.push(root);
         int nodes = 0;
-        while (!todo.isEmpty()) {
-            CelExpr e = todo.pop();
+        while (!pending.isEmpty()) {
+            CelExpr e = pending.pop();
             if (++nodes > WATCH_ABOVE_NODES) {
                 return true;
             }
@@ -71,17 +71,17 @@ public final class CompiledCondition {
                 case COMPREHENSION -> {
                     return true;
                 }
-                case SELECT -> todo.push(e.select().operand());
+                case SELECT -> pending.push(e.select().operand());
                 case CALL -> {
-                    e.call().target().ifPresent(todo::push);
-                    e.call().args().forEach(todo::push);
+                    e.call().target().ifPresent(pending::push);
+                    e.call().args().forEach(pending::push);
                 }
-                case LIST -> e.list().elements().forEach(todo::push);
+                case LIST -> e.list().elements().forEach(pending::push);
                 case MAP -> e.map().entries().forEach(x -> {
-                    todo.push(x.key());
-                    todo.push(x.value());
+                    pending.push(x.key());
+                    pending.push(x.value());
                 });
-                case STRUCT -> e.struct().entries().forEach(x -> todo.push(x.value()));
+                case STRUCT -> e.struct().entries().forEach(x -> pending.push(x.value()));
                 default -> {
                     // constants and identifiers have no sub-expressions
                 }
