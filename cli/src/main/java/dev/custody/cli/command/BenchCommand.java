@@ -141,7 +141,7 @@ public final class BenchCommand implements Callable<Integer> {
                 throw CliException.input("policies do not compile: " + set.problems(bundles[i]).get(0));
             }
         }
-        Evaluator evaluator = ReplayCommand.evaluator(root.environment(), now, Limits.EVALUATION_TIMEOUT);
+        Evaluator evaluator = EvaluationOptions.evaluator(root.environment(), now, Limits.EVALUATION_TIMEOUT);
         run(evaluator, batch, bundles, Long.MAX_VALUE, warmup.toNanos());
         Result r = length != null && length.iterations != null
                 ? run(evaluator, batch, bundles, length.iterations, Long.MAX_VALUE)

@@ -2,7 +2,6 @@ package dev.custody.cli.command;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.custody.cli.CliEnvironment;
-import dev.custody.cli.Converters;
 import dev.custody.cli.Compilers;
 import dev.custody.cli.Custody;
 import dev.custody.cli.DebugOption;
@@ -15,8 +14,6 @@ import dev.custody.engine.policy.PolicyValidator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -84,14 +81,8 @@ public final class DiffCommand implements Callable<Integer> {
     @Option(names = "--fail-on-change", description = "Exit 1 when any action's decision or attribution changed.")
     boolean failOnChange;
 
-    @Option(names = "--now", paramLabel = "INSTANT", converter = Converters.InstantConverter.class,
-            description = "Instant for actions without `at` (default: now).")
-    Instant now;
-
-    @Option(names = "--time-budget", paramLabel = "DURATION", defaultValue = "100ms",
-            converter = Converters.DurationConverter.class,
-            description = "Time budget of one evaluation (default: ${DEFAULT-VALUE}).")
-    Duration timeBudget;
+    @Mixin
+    EvaluationOptions evaluation;
 
     /** A change of decision, or of attribution when {@code from} equals {@code to}. */
     record Transition(String from, String to) {
@@ -109,7 +100,7 @@ public final class DiffCommand implements Callable<Integer> {
             PolicyValidator validator = new PolicyValidator(Compilers.shared());
             PolicySet baseSet = PolicySet.read(base, validator);
             PolicySet headSet = PolicySet.read(head, validator);
-            Evaluator evaluator = ReplayCommand.evaluator(env, now, timeBudget);
+            Evaluator evaluator = evaluation.evaluator(env);
             Decider baseDecider = new Decider(baseSet, evaluator, err, "base policies");
             Decider headDecider = new Decider(headSet, evaluator, err, "head policies");
             JsonGenerator g = format == Format.text ? null : JsonOutput.generator(out);

@@ -3,7 +3,6 @@ package dev.custody.cli.command;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.CliException;
-import dev.custody.cli.Converters;
 import dev.custody.cli.Compilers;
 import dev.custody.cli.Custody;
 import dev.custody.cli.DebugOption;
@@ -12,7 +11,6 @@ import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.bundle.PolicyBundle;
 import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.Evaluator;
 import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.eval.TraceEntry;
 import dev.custody.engine.policy.PolicyValidator;
@@ -22,10 +20,7 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -124,14 +119,8 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--explain", description = "Add every evaluated rule and its result (\"trace\").")
     boolean explain;
 
-    @Option(names = "--now", paramLabel = "INSTANT", converter = Converters.InstantConverter.class,
-            description = "Instant for actions without `at` (default: now).")
-    Instant now;
-
-    @Option(names = "--time-budget", paramLabel = "DURATION", defaultValue = "100ms",
-            converter = Converters.DurationConverter.class,
-            description = "Time budget of one evaluation (default: ${DEFAULT-VALUE}).")
-    Duration timeBudget;
+    @Mixin
+    EvaluationOptions evaluation;
 
     @Option(names = "--assume-settled",
             description = "Every withdrawal that is not denied realizes its value_usd as outflow for the later ones "
@@ -171,7 +160,7 @@ public final class ReplayCommand implements Callable<Integer> {
             if (set.documents().isEmpty()) {
                 err.println("warning: no policy files under the given paths; every action is NO_MATCH");
             }
-            Decider decider = new Decider(set, evaluator(env, now, timeBudget), err, "policies");
+            Decider decider = new Decider(set, evaluation.evaluator(env), err, "policies");
             Format f = format;
             Style style = root.style();
             boolean[] first = {true};
@@ -181,7 +170,7 @@ public final class ReplayCommand implements Callable<Integer> {
             ReplaySummary summary = new ReplaySummary(velocity == Velocity.given);
             Progress progress = new Progress(err, env.progress(), size(actions));
             StreamLedger ledger = velocity == Velocity.given ? null : new StreamLedger(VelocityLedger.builder().lateness(REPLAY_LATENESS).build(),
-                    assumeSettled, evaluatorClock(env, now));
+                    assumeSettled, evaluation.clock(env));
             pipeline.run(stream, lines -> sequence(lines, decider, ledger), batch -> render(batch, decider, f, style),
                     batch -> {
                 String text = batch.text();
@@ -310,14 +299,6 @@ public final class ReplayCommand implements Callable<Integer> {
             throw new UncheckedIOException(e);
         }
         return new ReplayPipeline.Rendered(lines, decisions, buffer.toString());
-    }
-
-    static Evaluator evaluator(CliEnvironment env, Instant now, Duration budget) {
-        return Evaluator.builder().clock(evaluatorClock(env, now)).timeBudget(budget).build();
-    }
-
-    static Clock evaluatorClock(CliEnvironment env, Instant now) {
-        return now == null ? env.clock() : Clock.fixed(now, ZoneOffset.UTC);
     }
 
     private static long size(String actions) {
