@@ -63,13 +63,12 @@ class CliAgreesWithLibraryTest {
         assertEquals(call.apply(LIBRARY), cli, c.displayName());
     }
 
-    /** The CLI's load-failure error as the library words it (the prefix dropped, the path as the file name). */
+    /** The CLI's load-failure error with the policy file named as the library subject names it (no temp path). */
     private static DecisionResult loadFailureAsLibrary(DecisionResult d) {
-        String prefix = "policies could not be loaded: ";
-        if (d.error() == null || !d.error().startsWith(prefix)) {
+        if (!"load".equals(d.failure())) {
             return d;
         }
-        String error = TEMP_POLICIES.matcher(d.error().substring(prefix.length())).replaceAll("");
-        return new DecisionResult(d.decision(), d.policyId(), d.ruleId(), d.reason(), d.failClosed(), error);
+        String error = TEMP_POLICIES.matcher(d.error()).replaceAll("");
+        return new DecisionResult(d.decision(), d.policyId(), d.ruleId(), d.reason(), d.failClosed(), d.failure(), error);
     }
 }

@@ -86,7 +86,7 @@ public final class CliSubject implements ConformanceSubject {
                 error = LIBRARY_MALFORMED + error.substring(CLI_MALFORMED.length());
             }
             return new DecisionResult(d.get("decision").asText(), text(d, "policy_id"), text(d, "rule_id"),
-                    text(d, "reason"), d.get("fail_closed").asBoolean(), error);
+                    text(d, "reason"), d.get("fail_closed").asBoolean(), text(d, "failure"), error);
         });
     }
 

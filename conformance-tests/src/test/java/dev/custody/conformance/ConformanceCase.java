@@ -43,8 +43,8 @@ sealed interface ConformanceCase {
     }
 
     /** The expected decision; {@code errorContains} holds substrings that must all appear in the error. */
-    record DecisionExpect(String decision, boolean failClosed, Expected ruleId, Expected policyId, Expected reason,
-            Expected error, List<String> errorContains) {}
+    record DecisionExpect(String decision, boolean failClosed, String failure, Expected ruleId, Expected policyId,
+            Expected reason, Expected error, List<String> errorContains) {}
 
     /** The expected validation: {@code valid} and the exact list of diagnostics, in order. */
     record DiagnosticsExpect(boolean valid, List<DiagnosticExpect> diagnostics) {}

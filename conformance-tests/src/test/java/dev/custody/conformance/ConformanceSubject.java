@@ -78,7 +78,7 @@ public interface ConformanceSubject {
      * @param error what failed, or null
      */
     record DecisionResult(String decision, String policyId, String ruleId, String reason, boolean failClosed,
-            String error) {
+            String failure, String error) {
         public DecisionResult {
             Objects.requireNonNull(decision, "decision");
         }

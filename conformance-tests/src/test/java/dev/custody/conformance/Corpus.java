@@ -46,7 +46,9 @@ final class Corpus {
     private static final Set<String> COMMON_KEYS = Set.of("name", "spec", "note");
     private static final Set<String> DECISION_KEYS = Set.of("policies", "action", "now", "budget_ms", "expect");
     private static final Set<String> DECISION_EXPECT_KEYS =
-            Set.of("decision", "fail_closed", "rule_id", "policy_id", "reason", "error", "error_contains");
+            Set.of("decision", "fail_closed", "failure", "rule_id", "policy_id", "reason", "error", "error_contains");
+    private static final Set<String> FAILURES =
+            Set.of("load", "compile", "malformed_action", "rule_error", "time_budget", "internal");
     private static final Set<String> VALIDATE_KEYS = Set.of("trigger_action", "condition", "effect");
     private static final Set<String> UPDATE_KEYS = Set.of("existing", "update");
     private static final Set<String> DIAGNOSTICS_EXPECT_KEYS = Set.of("valid", "diagnostics");
@@ -199,9 +201,12 @@ final class Corpus {
             if (!e.containsKey("error") && !e.containsKey("error_contains")) {
                 throw new IllegalArgumentException(where + ": a fail_closed case pins its error (error or error_contains)");
             }
+            if (!(e.get("failure") instanceof String kind && FAILURES.contains(kind))) {
+                throw new IllegalArgumentException(where + ": a fail_closed case pins its failure kind, one of " + FAILURES);
+            }
         } else {
-            if (e.containsKey("error") || e.containsKey("error_contains")) {
-                throw new IllegalArgumentException(where + ": only a fail_closed decision has an error");
+            if (e.containsKey("error") || e.containsKey("error_contains") || e.containsKey("failure")) {
+                throw new IllegalArgumentException(where + ": only a fail_closed decision has an error and a failure");
             }
             if (!decision.equals("NO_MATCH") && !(e.containsKey("rule_id") && e.containsKey("policy_id"))) {
                 throw new IllegalArgumentException(where + ": an ALLOW or DENY by a rule pins rule_id and policy_id");
@@ -222,7 +227,7 @@ final class Corpus {
         } else if (ec != null) {
             throw new IllegalArgumentException(where + ": expect.error_contains is a string or a list of strings");
         }
-        return new ConformanceCase.DecisionExpect(decision, failClosed, optional(e, "rule_id", where),
+        return new ConformanceCase.DecisionExpect(decision, failClosed, (String) e.get("failure"), optional(e, "rule_id", where),
                 optional(e, "policy_id", where), optional(e, "reason", where), optional(e, "error", where),
                 List.copyOf(contains));
     }

@@ -82,6 +82,7 @@ final class CorpusRunner {
         if (e.failClosed() != r.failClosed()) {
             problems.add("fail_closed: expected " + e.failClosed() + ", got " + r.failClosed());
         }
+        same(problems, "failure", e.failure(), r.failure());
         if (e.decision().equals("NO_MATCH")) {
             // no rule matched: nothing to attribute
             same(problems, "rule_id", null, r.ruleId());

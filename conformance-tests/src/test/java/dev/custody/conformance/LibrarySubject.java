@@ -2,13 +2,14 @@ package dev.custody.conformance;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.compile.CompileResult;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.Evaluator;
-import dev.custody.engine.payload.ActionJson;
+import dev.custody.engine.eval.FailureKind;
+import dev.custody.engine.payload.ActionReader;
 import dev.custody.engine.policy.Finding;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.policy.PolicyDocument;
@@ -26,13 +27,13 @@ import java.util.Map;
 /**
  * The corpus run against the engine library through its public entry points, the way an embedding service
  * and the CLI use them: policy text through {@link PolicyReader} (so derived ids, unknown properties and
- * wrong types behave as for a policy file), {@link PolicyBundle#compile}, action text through
- * {@link ActionJson}, and {@link Evaluator}.
+ * wrong types behave as for a policy file) into a {@link FilePolicySource}, action text through
+ * {@link ActionReader}, and the decision from {@link PolicyEngine}: the path a service takes.
  *
- * <p>A policy file that does not read cleanly fails the load, as {@link dev.custody.engine.policy.FilePolicySource}
- * does, and an action that cannot be read is denied: both are fail-closed DENYs, never exceptions.
+ * <p>A policy file that does not read cleanly fails the load (failure {@code load}), and an action that cannot
+ * be read is denied ({@code malformed_action}): both are fail-closed DENYs, never exceptions.
  *
- * <p>Thread-safe: the compiler is shared and immutable; an evaluator is built per request (it carries the
+ * <p>Thread-safe: the compiler is shared and immutable; an engine is built per request (it carries the
  * request's clock and budget).
  */
 public final class LibrarySubject implements ConformanceSubject {
@@ -47,30 +48,26 @@ public final class LibrarySubject implements ConformanceSubject {
 
     @Override
     public DecisionResult decide(DecisionRequest request) {
-        List<Policy> policies = List.of();
+        List<PolicyDocument> documents = List.of();
         if (!request.policiesJson().isBlank() && !request.policiesJson().strip().equals("[]")) {
-            PolicyDocument doc = PolicyReader.parse(request.policiesJson(), request.policiesFileName());
-            if (!doc.valid()) {
-                // the message FilePolicySource gives when a policy file does not read cleanly
-                return failClosed("`" + doc.file() + "` is not a valid policy file: "
-                        + doc.readErrors().get(0).oneLine());
-            }
-            policies = PolicyFiles.policies(List.of(doc));
+            documents = List.of(PolicyReader.parse(request.policiesJson(), request.policiesFileName()));
         }
-        PolicyBundle bundle = PolicyBundle.compile(policies, validator);
-        Evaluator.Builder evaluator = Evaluator.builder();
+        PolicyEngine.Builder engine = PolicyEngine.builder(FilePolicySource.of(documents)).compiler(validator.compiler());
         if (request.now() != null) {
-            evaluator.clock(Clock.fixed(request.now(), ZoneOffset.UTC));
+            engine.clock(Clock.fixed(request.now(), ZoneOffset.UTC));
         }
         if (request.budget() != null) {
-            evaluator.timeBudget(request.budget());
+            engine.timeBudget(request.budget());
         }
-        ActionJson.Result read = ActionJson.parse(request.actionJson());
-        if (read instanceof ActionJson.Error e) {
-            return failClosed("malformed action: " + e.message());
+        ActionReader.Result read = ActionReader.read(request.actionJson());
+        if (read instanceof ActionReader.Malformed e) {
+            return new DecisionResult("DENY", null, null, null, true, FailureKind.MALFORMED_ACTION.wireName(),
+                    "malformed action: " + e.message());
         }
-        Decision d = evaluator.build().evaluate(bundle, ((ActionJson.Ok) read).action());
-        return of(d);
+        if (!(read instanceof ActionReader.Read action)) {
+            throw new IllegalArgumentException("a decision case needs an action, not a settlement record");
+        }
+        return of(engine.build().evaluate(action.action(), false));
     }
 
     @Override
@@ -107,12 +104,9 @@ public final class LibrarySubject implements ConformanceSubject {
                 diagnostics.stream().map(LibrarySubject::of).toList());
     }
 
-    private static DecisionResult failClosed(String error) {
-        return new DecisionResult("DENY", null, null, null, true, error);
-    }
-
     private static DecisionResult of(Decision d) {
-        return new DecisionResult(d.decision().name(), d.policyId(), d.ruleId(), d.reason(), d.failClosed(), d.error());
+        return new DecisionResult(d.outcome().name(), d.policyId(), d.ruleId(), d.reason(), d.failClosed(),
+                d.failure() == null ? null : d.failure().wireName(), d.error());
     }
 
     private static DiagnosticResult of(Diagnostic d) {

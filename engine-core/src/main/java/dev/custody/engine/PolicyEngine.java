@@ -10,6 +10,7 @@ import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.Evaluator;
+import dev.custody.engine.eval.FailureKind;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.policy.PolicyValidator;
@@ -17,11 +18,14 @@ import dev.custody.engine.schema.Limits;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
- * The engine a service embeds: decides actions of a workspace against its active policies, fail-closed,
- * with the workspace's compiled bundle cached.
+ * The engine: decides actions of a workspace against its active policies, fail-closed, with the workspace's
+ * compiled bundle cached. It is the one path from policies to decisions: a service embeds it, and every
+ * {@code custody} verb (replay, diff, test, bench, eval, the REPL) and the conformance corpus decide through
+ * it, over a {@link FilePolicySource}.
  *
  * <pre>{@code
  * PolicyEngine engine = PolicyEngine.builder(workspaceId -> repository.policiesOf(workspaceId)).build();
@@ -31,13 +35,27 @@ import java.util.Objects;
  * engine.invalidate(workspaceId);
  * }</pre>
  *
+ * <h2>Semantics</h2>
+ * docs/design.md §3: active policies only, enabled rules of the action whose policy targets the wallet, DENY over
+ * ALLOW, first true rule in declaration order for attribution, and every failure a DENY with its
+ * {@link FailureKind}: {@code load} when the source fails, {@code compile} when an active policy is invalid,
+ * {@code malformed_action}, {@code rule_error}, {@code time_budget}, {@code internal}.
+ *
  * <h2>Cache</h2>
- * A Caffeine cache maps a workspace id to its {@link PolicyBundle}. Concurrent evaluations of a workspace
- * whose bundle is not cached coalesce into one load. A load that fails (the source throws) is not cached:
- * the evaluation is denied ({@code fail_closed}) and the next one loads again. A bundle whose policies do
- * not compile is cached as the invalid bundle it is (it denies every action) for
- * {@link Builder#invalidBundleRetry} only, then rebuilt, so a deterministic compile error is not
- * recompiled on every request yet a fix is picked up even without an invalidation.
+ * A Caffeine cache maps a workspace to its compiled bundle, under one canonical key per workspace (the id in
+ * lower case), so every spelling of a workspace id shares one bundle and one invalidation. Concurrent
+ * evaluations of a workspace whose bundle is not cached coalesce into one load. A load that fails (the source
+ * throws) is not cached: the evaluation is denied and the next one loads again. A bundle whose policies do not
+ * compile is cached as the invalid bundle it is (it denies every action) for {@link Builder#invalidBundleRetry}
+ * only, then rebuilt, so a deterministic compile error is not recompiled on every request yet a fix is picked
+ * up even without an invalidation. Workspaces whose sources return equal policy lists share one compiled
+ * bundle (compiling is a pure function of the policies), so a thousand workspaces on one default policy set
+ * compile it once.
+ *
+ * <h2>Warm-up</h2>
+ * A freshly compiled bundle runs each rule once on a synthetic payload before it decides (unless
+ * {@link Builder#warmUp(boolean) turned off}), so that a cold JVM does not deny the first action on the time
+ * budget.
  *
  * <h2>Invalidation</h2>
  * {@link #invalidate} waits for a load of that workspace in progress, then discards it; once it returns,
@@ -57,12 +75,19 @@ public final class PolicyEngine {
     private final PolicySource source;
     private final PolicyValidator validator;
     private final Evaluator evaluator;
+    private final boolean warmUp;
+    private final boolean redecideTimeBudget;
+    private final LoadListener listener;
     private final Cache<String, PolicyBundle> cache;
+    private final Cache<List<Policy>, PolicyBundle> compiled;
 
     private PolicyEngine(Builder b) {
         this.source = b.source;
         this.validator = new PolicyValidator(b.compiler);
         this.evaluator = Evaluator.builder().clock(b.clock).timeBudget(b.timeBudget).build();
+        this.warmUp = b.warmUp;
+        this.redecideTimeBudget = b.redecideTimeBudget;
+        this.listener = b.listener;
         long validNanos = b.bundleTtl == null ? Long.MAX_VALUE : b.bundleTtl.toNanos();
         long invalidNanos = b.invalidBundleRetry.toNanos();
         this.cache = Caffeine.newBuilder()
@@ -84,6 +109,7 @@ public final class PolicyEngine {
                     }
                 })
                 .build();
+        this.compiled = Caffeine.newBuilder().maximumSize(Math.min(b.maximumWorkspaces, 256)).build();
     }
 
     /** A builder over a policy source. */
@@ -97,7 +123,8 @@ public final class PolicyEngine {
     }
 
     /**
-     * Decides an action of a workspace.
+     * Decides an action of a workspace. An action that names another workspace is denied
+     * ({@code malformed_action}); a blank workspace id is denied ({@code load}).
      *
      * @param explain whether to record every evaluated rule in {@link Decision#trace()}
      */
@@ -105,87 +132,160 @@ public final class PolicyEngine {
         Objects.requireNonNull(workspaceId, "workspaceId");
         Objects.requireNonNull(action, "action");
         if (workspaceId.isBlank()) {
-            return Decision.failClosed(action.id(), action.action(), "workspace id is empty", 0);
+            return Decision.failClosed(action.id(), action.action(), FailureKind.LOAD, "workspace id is empty", 0);
         }
         if (action.workspaceId() != null && !action.workspaceId().equalsIgnoreCase(workspaceId)) {
-            return Decision.failClosed(action.id(), action.action(), "action belongs to workspace `"
-                    + action.workspaceId() + "`, not `" + workspaceId + "`", 0);
+            return Decision.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION,
+                    "action belongs to workspace `" + action.workspaceId() + "`, not `" + workspaceId + "`", 0);
         }
-        PolicyBundle bundle;
-        try {
-            bundle = bundle(workspaceId);
-        } catch (LoadFailure e) {
-            return Decision.failClosed(action.id(), action.action(), e.getMessage(), 0);
-        }
-        return evaluator.evaluate(bundle, action, explain);
+        return decide(key(workspaceId), action, explain);
     }
 
     /**
-     * The workspace's bundle, from the cache or loaded now.
-     *
-     * @throws LoadFailure when the source fails (nothing is cached then)
+     * Decides an action under its own {@code workspace_id}; an action that names none is decided under
+     * {@link PolicySource#NO_WORKSPACE} (for a {@link FilePolicySource}: the policies that name no workspace).
+     * What offline tools use; a service that knows the workspace calls {@link #evaluate(String, Action)}.
      */
-    public PolicyBundle bundle(String workspaceId) {
+    public Decision evaluate(Action action, boolean explain) {
+        Objects.requireNonNull(action, "action");
+        return decide(keyOf(action), action, explain);
+    }
+
+    private Decision decide(String key, Action action, boolean explain) {
+        PolicyBundle bundle;
         try {
-            return cache.get(workspaceId, this::load);
+            bundle = bundle(key);
+        } catch (LoadFailure e) {
+            return Decision.failClosed(action.id(), action.action(), FailureKind.LOAD, e.getMessage(), 0);
+        }
+        Decision d = evaluator.evaluate(bundle, action, explain);
+        if (redecideTimeBudget && d.failure() == FailureKind.TIME_BUDGET) {
+            d = evaluator.evaluate(bundle, action, explain);
+        }
+        return d;
+    }
+
+    /**
+     * Loads the bundle of the action's workspace now, unless it is cached, so that load and compile problems
+     * reach the {@link LoadListener} in the caller's order (a replay reports them in stream order) rather than
+     * on whichever thread decides first. Never throws for a failing source.
+     */
+    public void preload(Action action) {
+        try {
+            bundle(keyOf(Objects.requireNonNull(action, "action")));
+        } catch (LoadFailure e) {
+            // reported to the listener; the evaluation will deny
+        }
+    }
+
+    private static String keyOf(Action action) {
+        return action.workspaceId() == null || action.workspaceId().isBlank() ? PolicySource.NO_WORKSPACE
+                : key(action.workspaceId());
+    }
+
+    /** The one cache key (and source argument) for every spelling of a workspace id. */
+    private static String key(String workspaceId) {
+        return workspaceId.strip().toLowerCase(Locale.ROOT);
+    }
+
+    private PolicyBundle bundle(String key) {
+        try {
+            return cache.get(key, this::load);
         } catch (LoadFailure e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new LoadFailure("policies of workspace `" + workspaceId + "` could not be loaded: "
+            throw new LoadFailure("policies of workspace `" + key + "` could not be loaded: "
                     + e.getClass().getSimpleName(), e);
         }
     }
 
-    private PolicyBundle load(String workspaceId) {
+    private PolicyBundle load(String key) {
         List<Policy> policies;
         try {
-            policies = source.policies(workspaceId);
+            policies = source.policies(key);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new LoadFailure("loading the policies of workspace `" + workspaceId + "` was interrupted", e);
+            throw failed(key, new LoadFailure("loading the policies of workspace `" + key + "` was interrupted", e));
         } catch (Exception e) {
             String detail = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            throw new LoadFailure("policies of workspace `" + workspaceId + "` could not be loaded: " + detail, e);
+            throw failed(key, new LoadFailure(key.isEmpty() ? "policies could not be loaded: " + detail
+                    : "policies of workspace `" + key + "` could not be loaded: " + detail, e));
         }
         if (policies == null) {
-            throw new LoadFailure("policy source returned no list for workspace `" + workspaceId + "`", null);
+            throw failed(key, new LoadFailure("policy source returned no list for workspace `" + key + "`", null));
         }
+        PolicyBundle bundle;
         try {
-            return PolicyBundle.compile(policies, validator);
+            bundle = compiled.get(List.copyOf(policies), this::compile);
         } catch (RuntimeException | StackOverflowError e) {
-            return PolicyBundle.failed(new BundleError("*", Diagnostic.at("", DiagnosticCode.PARSE_ERROR,
+            bundle = PolicyBundle.failed(new BundleError("*", Diagnostic.at("", DiagnosticCode.PARSE_ERROR,
                     "policies could not be compiled: " + e.getClass().getSimpleName(), null)));
         }
+        if (listener != null) {
+            listener.loaded(key, bundle.errors());
+        }
+        return bundle;
+    }
+
+    private PolicyBundle compile(List<Policy> policies) {
+        PolicyBundle bundle = PolicyBundle.compile(policies, validator);
+        return warmUp && bundle.valid() ? bundle.warmUp() : bundle;
+    }
+
+    private LoadFailure failed(String key, LoadFailure failure) {
+        if (listener != null) {
+            listener.failed(key, failure.getMessage());
+        }
+        return failure;
     }
 
     /**
-     * Drops the workspace's cached bundle. Waits for a load of it in progress; once this returns, every
-     * evaluation that starts uses a bundle loaded after this call.
+     * Drops the workspace's cached bundle (every spelling of its id). Waits for a load of it in progress;
+     * once this returns, every evaluation that starts uses a bundle loaded after this call.
      */
     public void invalidate(String workspaceId) {
-        cache.invalidate(Objects.requireNonNull(workspaceId, "workspaceId"));
+        cache.invalidate(key(Objects.requireNonNull(workspaceId, "workspaceId")));
     }
 
     /** Drops every cached bundle. */
     public void invalidateAll() {
         cache.invalidateAll();
+        compiled.invalidateAll();
     }
 
-    /** The evaluator (clock and budget) this engine decides with. */
-    public Evaluator evaluator() {
-        return evaluator;
-    }
-
-    /** The validator (and compiler) bundles are built with. */
-    public PolicyValidator validator() {
-        return validator;
+    /** The time budget of one evaluation. */
+    public Duration timeBudget() {
+        return evaluator.timeBudget();
     }
 
     /** Why a workspace's policies could not be loaded. The message is one line, fit for a decision's error. */
-    public static final class LoadFailure extends RuntimeException {
+    private static final class LoadFailure extends RuntimeException {
         LoadFailure(String message, Throwable cause) {
-            super(message, cause);
+            super(message, cause, false, false);
         }
+    }
+
+    /**
+     * Told about every bundle the engine loads: for reporting (the CLI prints a workspace's compile errors
+     * once, at file:line:column) and monitoring. Called on the loading thread, while the workspace's cache
+     * entry is being computed: an implementation must be quick, must not throw, and must not call back into
+     * the engine for the same workspace. Implementations must be thread-safe.
+     */
+    public interface LoadListener {
+        /**
+         * A workspace's bundle was built.
+         *
+         * @param workspaceId the canonical workspace id, or {@link PolicySource#NO_WORKSPACE}
+         * @param errors why the bundle is invalid (it then denies every action, failure {@code compile}); empty
+         *     when it is valid
+         */
+        void loaded(String workspaceId, List<BundleError> errors);
+
+        /**
+         * The source failed: nothing is cached, the workspace's actions are denied (failure {@code load}) and
+         * the next evaluation loads again.
+         */
+        void failed(String workspaceId, String message);
     }
 
     /** Builds a {@link PolicyEngine}. Fails fast on bad settings. Not thread-safe; the engine is. */
@@ -197,6 +297,9 @@ public final class PolicyEngine {
         private long maximumWorkspaces = 10_000;
         private Duration bundleTtl;
         private Duration invalidBundleRetry = Duration.ofSeconds(5);
+        private boolean warmUp = true;
+        private boolean redecideTimeBudget;
+        private LoadListener listener;
 
         private Builder(PolicySource source) {
             this.source = Objects.requireNonNull(source, "source");
@@ -253,6 +356,29 @@ public final class PolicyEngine {
                 throw new IllegalArgumentException("invalidBundleRetry must not be negative, got " + retry);
             }
             this.invalidBundleRetry = retry;
+            return this;
+        }
+
+        /** Whether a freshly compiled bundle runs each rule once before deciding; default true. */
+        public Builder warmUp(boolean warmUp) {
+            this.warmUp = warmUp;
+            return this;
+        }
+
+        /**
+         * For offline replays only: an action denied for running past the time budget is decided once more, and
+         * the second decision stands. A rule that is slow on this input is slow twice and stays denied; a thread
+         * the machine stalled (a busy CI runner, a garbage collection) gets its real decision, so a replay's
+         * results do not depend on the machine's load. Default false: a service must answer within its budget.
+         */
+        public Builder redecideTimeBudget(boolean redecide) {
+            this.redecideTimeBudget = redecide;
+            return this;
+        }
+
+        /** Told about every bundle load; default none. */
+        public Builder loadListener(LoadListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

@@ -58,13 +58,13 @@ class PolicyEngineTest {
         MutableSource source = new MutableSource();
         source.policies.set(List.of(policy("p", allow("a", "true"))));
         PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).build();
-        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).decision());
+        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).outcome());
         source.policies.set(List.of(policy("p", deny("d", "true"))));
-        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).decision());
+        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).outcome());
         assertEquals(1, source.loads.get());
         engine.invalidate(WS);
         Decision d = engine.evaluate(WS, withdrawal(1).build());
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertEquals("d", d.ruleId());
         assertEquals(2, source.loads.get());
     }
@@ -74,8 +74,8 @@ class PolicyEngineTest {
         PolicySource source = ws -> ws.equals("a") ? List.of(policy("pa", allow("x", "true")))
                 : List.of(policy("pb", deny("y", "true")));
         PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).build();
-        assertEquals(Outcome.ALLOW, engine.evaluate("a", withdrawal(1).build()).decision());
-        assertEquals(Outcome.DENY, engine.evaluate("b", withdrawal(1).build()).decision());
+        assertEquals(Outcome.ALLOW, engine.evaluate("a", withdrawal(1).build()).outcome());
+        assertEquals(Outcome.DENY, engine.evaluate("b", withdrawal(1).build()).outcome());
     }
 
     @Test
@@ -85,12 +85,12 @@ class PolicyEngineTest {
         source.failure = new java.io.IOException("database unavailable");
         PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).build();
         Decision d = engine.evaluate(WS, withdrawal(1).build());
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertTrue(d.failClosed());
         assertEquals("policies of workspace `ws-1` could not be loaded: database unavailable", d.error());
         assertNull(d.ruleId());
         source.failure = null;
-        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).decision());
+        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).outcome());
         assertEquals(2, source.loads.get());
     }
 
@@ -114,7 +114,7 @@ class PolicyEngineTest {
         assertTrue(engine.evaluate(WS, withdrawal(1).build()).failClosed());
         source.policies.set(List.of(policy("p", allow("a", "true"))));
         // an invalid bundle is not kept as a success: with a zero retry delay the fix is picked up at once
-        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).decision());
+        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).outcome());
     }
 
     @Test
@@ -134,7 +134,7 @@ class PolicyEngineTest {
             Thread.sleep(50); // let the other seven block on the same load
             source.gate.countDown();
             for (Future<Decision> f : futures) {
-                assertEquals(Outcome.ALLOW, f.get(10, TimeUnit.SECONDS).decision());
+                assertEquals(Outcome.ALLOW, f.get(10, TimeUnit.SECONDS).outcome());
             }
             assertEquals(1, source.loads.get());
         } finally {
@@ -162,10 +162,10 @@ class PolicyEngineTest {
             invalidation.get(10, TimeUnit.SECONDS);
             source.gate = null;
             // the evaluation that started before the approval finishes on what it loaded
-            assertEquals(Outcome.ALLOW, inFlight.get(10, TimeUnit.SECONDS).decision());
+            assertEquals(Outcome.ALLOW, inFlight.get(10, TimeUnit.SECONDS).outcome());
             // every evaluation after invalidate returned sees the new policies
             Decision after = engine.evaluate(WS, withdrawal(1).build());
-            assertEquals(Outcome.DENY, after.decision());
+            assertEquals(Outcome.DENY, after.outcome());
             assertEquals("new", after.policyId());
         } finally {
             pool.shutdownNow();
@@ -178,7 +178,7 @@ class PolicyEngineTest {
         Decision d = engine.evaluate(WS, withdrawal(1).workspaceId("ws-2").build());
         assertTrue(d.failClosed());
         assertEquals("action belongs to workspace `ws-2`, not `ws-1`", d.error());
-        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).workspaceId("WS-1").build()).decision());
+        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).workspaceId("WS-1").build()).outcome());
         assertTrue(engine.evaluate(" ", withdrawal(1).build()).failClosed());
     }
 

@@ -3,7 +3,7 @@ package dev.custody.examples;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.policy.FilePolicySource;
+import dev.custody.engine.FilePolicySource;
 import dev.custody.engine.schema.TriggerAction;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -23,13 +23,13 @@ public final class EmbeddingExample {
 
     public static void main(String[] args) {
         Decision decision = decide(Path.of(args.length > 0 ? args[0] : "examples/policies"));
-        System.out.println(decision.decision() + " " + decision.ruleId() + ": " + decision.reason());
+        System.out.println(decision.outcome() + " " + decision.ruleId() + ": " + decision.reason());
     }
 
     /** One withdrawal of a proposer, decided against the policy files under {@code policies}. */
     static Decision decide(Path policies) {
         // One engine per process: it compiles each workspace's policies once and caches the bundle.
-        PolicyEngine engine = PolicyEngine.builder(new FilePolicySource(List.of(policies))).build();
+        PolicyEngine engine = PolicyEngine.builder(FilePolicySource.watching(List.of(policies))).build();
 
         String workspace = "00cd4ae6-310e-4566-99ae-1270f1ed5570";
         Action withdrawal = Action.builder(TriggerAction.WITHDRAWAL_CREATE)

@@ -71,7 +71,7 @@ class ExamplesTest {
     @Test
     void theEmbeddingExampleDecidesItsWithdrawal() {
         Decision d = EmbeddingExample.decide(POLICIES);
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertEquals("proposer-ceiling", d.ruleId());
         assertEquals("proposers may initiate withdrawals up to $5,000", d.reason());
     }

@@ -2,16 +2,15 @@ package dev.custody.cli.command;
 
 import dev.custody.cli.CliException;
 import dev.custody.cli.Converters;
-import dev.custody.cli.Compilers;
 import dev.custody.cli.Custody;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.VersionProvider;
-import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.PolicyEngine;
+import dev.custody.engine.replay.ActionStream;
+import java.io.StringWriter;
 import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.Evaluator;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.policy.PolicyValidator;
 import dev.custody.engine.schema.Limits;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -35,7 +34,8 @@ import picocli.CommandLine.Spec;
  * {@code custody bench}: throughput and latency of the compiled bundles on an action stream. The stream is
  * read and parsed first (timed and reported apart), the bundles compiled, then the actions are decided in a
  * loop: a warm-up (JIT) that is not measured, then the measured run, in which only
- * {@link Evaluator#evaluate} is timed, per call, into a {@link Histogram}. Single-threaded, like one request.
+ * {@link PolicyEngine#evaluate(Action, boolean)} is timed, per call, into a {@link Histogram}: the engine a
+ * service embeds, with its cache lookup. Single-threaded, like one request.
  */
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
@@ -120,7 +120,7 @@ public final class BenchCommand implements Callable<Integer> {
             while ((line = stream.next()) != null) {
                 if (line instanceof ActionStream.ActionLine a) {
                     parsed.add(a.action());
-                } else if (line instanceof ActionStream.Malformed) {
+                } else if (line instanceof ActionStream.MalformedLine) {
                     malformed++;
                 }
             }
@@ -129,23 +129,25 @@ public final class BenchCommand implements Callable<Integer> {
         if (parsed.isEmpty()) {
             throw CliException.input("no actions to decide in `" + actions + "`");
         }
-        PolicySet set = PolicySet.read(policies, new PolicyValidator(Compilers.shared()));
-        if (set.loadFailure() != null) {
-            throw CliException.input(set.loadFailure());
-        }
+        StringWriter problems = new StringWriter();
+        LocalEngine local = LocalEngine.read(policies, EvaluationOptions.clock(root.environment(), now),
+                Limits.EVALUATION_TIMEOUT, new PrintWriter(problems), "policies");
         Action[] batch = parsed.toArray(new Action[0]);
-        PolicyBundle[] bundles = new PolicyBundle[batch.length];
-        for (int i = 0; i < batch.length; i++) {
-            bundles[i] = set.bundle(batch[i].workspaceId());
-            if (!bundles[i].valid()) {
-                throw CliException.input("policies do not compile: " + set.problems(bundles[i]).get(0));
-            }
+        for (Action a : batch) {
+            local.engine().preload(a);
         }
-        Evaluator evaluator = EvaluationOptions.evaluator(root.environment(), now, Limits.EVALUATION_TIMEOUT);
-        run(evaluator, batch, bundles, Long.MAX_VALUE, warmup.toNanos());
+        if (local.failed()) {
+            // a benchmark of denials by failure measures nothing: say why, at file:line:column
+            List<String> lines = problems.toString().lines().toList();
+            String first = lines.size() > 1 ? lines.get(1).strip() : "the policies could not be loaded";
+            throw CliException.input((lines.get(0).contains("could not be loaded") ? "policies could not be loaded: "
+                    : "policies do not compile: ") + first);
+        }
+        PolicyEngine engine = local.engine();
+        run(engine, batch, Long.MAX_VALUE, warmup.toNanos());
         Result r = length != null && length.iterations != null
-                ? run(evaluator, batch, bundles, length.iterations, Long.MAX_VALUE)
-                : run(evaluator, batch, bundles, Long.MAX_VALUE,
+                ? run(engine, batch, length.iterations, Long.MAX_VALUE)
+                : run(engine, batch, Long.MAX_VALUE,
                         (length != null && length.duration != null ? length.duration : Duration.ofSeconds(3)).toNanos());
         Histogram h = r.latencies();
         String parsing = "parsed " + Inputs.plural(batch.length, "action") + " in "
@@ -163,7 +165,7 @@ public final class BenchCommand implements Callable<Integer> {
             err.println(parsing);
         } else {
             out.println(parsing);
-            out.println("policies: " + Inputs.plural(set.policies().size(), "policy", "policies") + "; warm-up "
+            out.println("policies: " + Inputs.plural(policyCount(local), "policy", "policies") + "; warm-up "
                     + seconds(warmup.toNanos()) + ", measured " + seconds(r.nanos()) + ", single thread");
             out.println(String.format(Locale.ROOT, "  %-13s %,14d", "decisions", r.decisions()));
             out.println(String.format(Locale.ROOT, "  %-13s %,14d", "decisions/s", r.perSecond()));
@@ -177,7 +179,7 @@ public final class BenchCommand implements Callable<Integer> {
     }
 
     /** Decides the actions round-robin until {@code maxDecisions} or {@code maxNanos}, whichever comes first. */
-    static Result run(Evaluator evaluator, Action[] batch, PolicyBundle[] bundles, long maxDecisions, long maxNanos) {
+    static Result run(PolicyEngine engine, Action[] batch, long maxDecisions, long maxNanos) {
         Histogram h = new Histogram();
         long start = System.nanoTime();
         long deadline = maxNanos == Long.MAX_VALUE ? Long.MAX_VALUE : start + maxNanos;
@@ -187,10 +189,10 @@ public final class BenchCommand implements Callable<Integer> {
         long t = start;
         while (n < maxDecisions && (deadline == Long.MAX_VALUE || t - deadline < 0)) {
             long t0 = System.nanoTime();
-            Decision d = evaluator.evaluate(bundles[i], batch[i], false);
+            Decision d = engine.evaluate(batch[i], false);
             t = System.nanoTime();
             h.record(t - t0);
-            sink += d.decision().ordinal();
+            sink += d.outcome().ordinal();
             n++;
             if (++i == batch.length) {
                 i = 0;
@@ -201,6 +203,10 @@ public final class BenchCommand implements Callable<Integer> {
             System.err.print("");
         }
         return new Result(n, System.nanoTime() - start, h);
+    }
+
+    private static int policyCount(LocalEngine local) {
+        return local.documents().stream().mapToInt(d -> d.policies().size()).sum();
     }
 
     private static String seconds(long nanos) {

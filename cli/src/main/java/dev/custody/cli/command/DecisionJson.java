@@ -2,15 +2,18 @@ package dev.custody.cli.command;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.custody.engine.eval.Decision;
+import dev.custody.engine.eval.FailureKind;
+import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.eval.TraceEntry;
 import java.io.IOException;
 
 /**
- * The decision record of DESIGN §4, streamed with a Jackson generator: {@code id, action, decision,
- * policy_id, rule_id, reason, fail_closed, error, elapsed_us}, plus {@code trace} with {@code --explain}
+ * The decision record of docs/design.md §4, streamed with a Jackson generator: {@code id, action, decision,
+ * policy_id, rule_id, reason, fail_closed, failure, error, elapsed_us}, plus {@code trace} with {@code --explain}
  * (each evaluated rule: {@code policy_id, rule_id, effect, result} true/false, or null with {@code error}).
- * A malformed line's record has {@code action: null}, DENY, {@code fail_closed: true}, the error, and its
- * {@code line} number.
+ * {@code failure} is the {@link FailureKind}'s word, null unless fail-closed. A malformed line's record has
+ * {@code action: null}, DENY, {@code fail_closed: true}, {@code failure: "malformed_action"}, the error, its
+ * {@code line} number and, when the problem is at a known place, its {@code column}.
  */
 final class DecisionJson {
     private DecisionJson() {}
@@ -43,16 +46,17 @@ final class DecisionJson {
     static void fields(JsonGenerator g, Decision d) throws IOException {
         g.writeStringField("id", d.actionId());
         g.writeStringField("action", d.action() == null ? null : d.action().wireName());
-        g.writeStringField("decision", d.decision().name());
+        g.writeStringField("decision", d.outcome().name());
         g.writeStringField("policy_id", d.policyId());
         g.writeStringField("rule_id", d.ruleId());
         g.writeStringField("reason", d.reason());
         g.writeBooleanField("fail_closed", d.failClosed());
+        g.writeStringField("failure", d.failure() == null ? null : d.failure().wireName());
         g.writeStringField("error", d.error());
         g.writeNumberField("elapsed_us", d.elapsedNanos() / 1000);
     }
 
-    static void malformed(JsonGenerator g, ActionStream.Malformed m, boolean explain) throws IOException {
+    static void malformed(JsonGenerator g, ActionStream.MalformedLine m, boolean explain) throws IOException {
         g.writeStartObject();
         g.writeStringField("id", m.id());
         g.writeNullField("action");
@@ -61,9 +65,13 @@ final class DecisionJson {
         g.writeNullField("rule_id");
         g.writeNullField("reason");
         g.writeBooleanField("fail_closed", true);
+        g.writeStringField("failure", FailureKind.MALFORMED_ACTION.wireName());
         g.writeStringField("error", "malformed action line: " + m.message());
         g.writeNumberField("elapsed_us", 0);
         g.writeNumberField("line", m.number());
+        if (m.column() > 0) {
+            g.writeNumberField("column", m.column());
+        }
         if (explain) {
             g.writeArrayFieldStart("trace");
             g.writeEndArray();

@@ -2,15 +2,16 @@ package dev.custody.cli.command;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.custody.cli.CliEnvironment;
-import dev.custody.cli.Compilers;
 import dev.custody.cli.Custody;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.Evaluator;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.replay.ActionStream;
+import dev.custody.engine.replay.Replayer;
+import dev.custody.cli.CliException;
+import java.time.Clock;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -30,7 +31,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code custody diff}: the impact of a policy revision. Every action of the stream is decided against the
- * base and the head policy sets (each exactly as {@code replay} would); the actions whose decision or
+ * base and the head policy sets, each exactly as {@code replay} would (the same {@link Replayer}, velocity
+ * derived from the stream by a ledger of its own, the same {@code --velocity} and {@code --assume-settled}); the actions whose decision or
  * attribution (policy, rule, fail-closed) differs are listed, then a table of transitions such as
  * {@code NO_MATCH → DENY  412}. Exit 1 with {@code --fail-on-change} when anything changed, and when a line is
  * malformed or a policy set does not load or compile.
@@ -84,6 +86,16 @@ public final class DiffCommand implements Callable<Integer> {
     @Mixin
     EvaluationOptions evaluation;
 
+    @Option(names = "--assume-settled",
+            description = "As in replay: every withdrawal a side does not deny realizes its value_usd as outflow "
+                    + "for that side's later withdrawals.")
+    boolean assumeSettled;
+
+    @Option(names = "--velocity", paramLabel = "MODE", defaultValue = "derive",
+            description = "As in replay: where absent `wallet`/`workspace` sections come from: "
+                    + "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    ReplayCommand.Velocity velocity;
+
     /** A change of decision, or of attribution when {@code from} equals {@code to}. */
     record Transition(String from, String to) {
         String label() {
@@ -96,13 +108,18 @@ public final class DiffCommand implements Callable<Integer> {
         CliEnvironment env = root.environment();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (velocity == ReplayCommand.Velocity.given && assumeSettled) {
+            throw CliException.usage("`--assume-settled` needs a velocity ledger; it cannot be used with "
+                    + "`--velocity given`");
+        }
         try (ActionStream stream = new ActionStream(Inputs.lines(actions, env.stdin()))) {
-            PolicyValidator validator = new PolicyValidator(Compilers.shared());
-            PolicySet baseSet = PolicySet.read(base, validator);
-            PolicySet headSet = PolicySet.read(head, validator);
-            Evaluator evaluator = evaluation.evaluator(env);
-            Decider baseDecider = new Decider(baseSet, evaluator, err, "base policies");
-            Decider headDecider = new Decider(headSet, evaluator, err, "head policies");
+            Clock clock = evaluation.clock(env);
+            LocalEngine baseEngine = LocalEngine.read(base, clock, evaluation.timeBudget, err, "base policies");
+            LocalEngine headEngine = LocalEngine.read(head, clock, evaluation.timeBudget, err, "head policies");
+            // each side replays the stream exactly as `custody replay` would, with a ledger of its own: with
+            // --assume-settled, what a side allowed is what its later withdrawals see
+            Replayer baseReplay = ReplayCommand.replayer(baseEngine.engine(), velocity, assumeSettled, clock, false);
+            Replayer headReplay = ReplayCommand.replayer(headEngine.engine(), velocity, assumeSettled, clock, false);
             JsonGenerator g = format == Format.text ? null : JsonOutput.generator(out);
             if (format == Format.json) {
                 g.writeStartObject();
@@ -113,12 +130,15 @@ public final class DiffCommand implements Callable<Integer> {
             long total = 0;
             long changed = 0;
             long malformed = 0;
-            ActionStream.Line line;
-            while ((line = stream.next()) != null) {
+            ActionStream.Line read;
+            while ((read = stream.next()) != null) {
+                Replayer.Step baseStep = baseReplay.sequence(read);
+                Replayer.Step headStep = headReplay.sequence(read);
+                ActionStream.Line line = baseStep.line();
                 if (line instanceof ActionStream.ActionLine a) {
                     total++;
-                    Decision before = baseDecider.decide(a.action(), false);
-                    Decision after = headDecider.decide(a.action(), false);
+                    Decision before = baseReplay.decide(baseStep);
+                    Decision after = headReplay.decide(headStep);
                     if (!changed(before, after)) {
                         continue;
                     }
@@ -132,14 +152,11 @@ public final class DiffCommand implements Callable<Integer> {
                             g.writeRaw('\n');
                         }
                     }
-                } else if (line instanceof ActionStream.Malformed m) {
+                } else if (line instanceof ActionStream.MalformedLine m) {
                     total++;
                     if (++malformed <= MAX_MALFORMED_REPORTED) {
                         err.println("error: line " + m.number() + ": malformed action line: " + m.message());
                     }
-                } else if (line instanceof ActionStream.EventLine) {
-                    // Not an action (DESIGN §4); like replay, no velocity ledger is applied yet.
-                    continue;
                 }
             }
             if (malformed > MAX_MALFORMED_REPORTED) {
@@ -182,20 +199,20 @@ public final class DiffCommand implements Callable<Integer> {
             }
             out.flush();
             err.flush();
-            boolean failed = malformed > 0 || baseDecider.failed() || headDecider.failed();
+            boolean failed = malformed > 0 || baseEngine.failed() || headEngine.failed();
             return failed || (failOnChange && changed > 0) ? ExitCode.INPUT : ExitCode.OK;
         }
     }
 
     /** Whether two decisions differ in outcome or attribution. */
     static boolean changed(Decision a, Decision b) {
-        return a.decision() != b.decision() || a.failClosed() != b.failClosed()
+        return a.outcome() != b.outcome() || a.failClosed() != b.failClosed()
                 || !Objects.equals(a.policyId(), b.policyId()) || !Objects.equals(a.ruleId(), b.ruleId());
     }
 
     /** {@code DENY}, or {@code DENY (fail-closed)}. */
     static String label(Decision d) {
-        return d.decision().name() + (d.failClosed() ? " (fail-closed)" : "");
+        return d.outcome().name() + (d.failClosed() ? " (fail-closed)" : "");
     }
 
     private static String textLine(ActionStream.ActionLine a, Decision before, Decision after, Style style) {
@@ -225,11 +242,12 @@ public final class DiffCommand implements Callable<Integer> {
 
     private static void side(JsonGenerator g, String name, Decision d) throws IOException {
         g.writeObjectFieldStart(name);
-        g.writeStringField("decision", d.decision().name());
+        g.writeStringField("decision", d.outcome().name());
         g.writeStringField("policy_id", d.policyId());
         g.writeStringField("rule_id", d.ruleId());
         g.writeStringField("reason", d.reason());
         g.writeBooleanField("fail_closed", d.failClosed());
+        g.writeStringField("failure", d.failure() == null ? null : d.failure().wireName());
         g.writeStringField("error", d.error());
         g.writeEndObject();
     }

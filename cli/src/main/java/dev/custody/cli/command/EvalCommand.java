@@ -15,7 +15,7 @@ import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticFormatter;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionJson;
+import dev.custody.engine.payload.ActionReader;
 import dev.custody.engine.payload.Payload;
 import dev.custody.engine.payload.PayloadResult;
 import dev.custody.engine.payload.PayloadValidator;
@@ -189,11 +189,11 @@ public final class EvalCommand implements Callable<Integer> {
         }
         map.put("action", action.wireName());
         map.putIfAbsent("wallet_id", PLACEHOLDER_WALLET);
-        ActionJson.Result read = ActionJson.fromMap(map);
-        if (read instanceof ActionJson.Error e) {
+        ActionReader.Result read = ActionReader.fromMap(map);
+        if (read instanceof ActionReader.Malformed e) {
             throw CliException.input("payload: " + e.message());
         }
-        Action a = ((ActionJson.Ok) read).action();
+        Action a = ((ActionReader.Read) read).action();
         if (at != null) {
             a = a.withAt(at);
         }

@@ -5,7 +5,7 @@ import dev.custody.engine.document.DocumentParser;
 import dev.custody.engine.document.SourceNode;
 import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionJson;
+import dev.custody.engine.payload.ActionReader;
 import dev.custody.engine.policy.PolicyDocument;
 import dev.custody.engine.policy.PolicyFiles;
 import dev.custody.engine.policy.PolicyReader;
@@ -261,11 +261,11 @@ final class PolicyTestFile {
             if (a instanceof SourceNode.ObjectNode) {
                 @SuppressWarnings("unchecked")
                 Map<String, Object> map = (Map<String, Object>) plain(a);
-                ActionJson.Result read = ActionJson.fromMap(map);
-                if (read instanceof ActionJson.Ok ok) {
+                ActionReader.Result read = ActionReader.fromMap(map);
+                if (read instanceof ActionReader.Read ok) {
                     action = ok.action();
                 } else {
-                    actionError = ((ActionJson.Error) read).message();
+                    actionError = ((ActionReader.Malformed) read).message();
                 }
             } else {
                 problem(a, "`action` of case `" + name + "` must be an object, not " + a.typeName());

@@ -3,17 +3,19 @@ package dev.custody.cli.command;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.CliException;
-import dev.custody.cli.Compilers;
 import dev.custody.cli.Custody;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
-import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.PolicyEngine;
+import dev.custody.engine.replay.ActionStream;
+import dev.custody.engine.replay.Replayer;
+import dev.custody.engine.replay.StreamLedger;
+import dev.custody.engine.velocity.Settlement;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.eval.TraceEntry;
-import dev.custody.engine.policy.PolicyValidator;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -24,10 +26,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import dev.custody.engine.payload.Action;
-import dev.custody.engine.schema.TriggerAction;
-import dev.custody.engine.velocity.StreamLedger;
 import dev.custody.engine.velocity.VelocityLedger;
+import java.time.Clock;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -156,11 +156,11 @@ public final class ReplayCommand implements Callable<Integer> {
         try (ActionStream stream = new ActionStream(Inputs.lines(actions, env.stdin()));
                 ReplayPipeline pipeline = new ReplayPipeline(
                         threads != null ? threads : Runtime.getRuntime().availableProcessors())) {
-            PolicySet set = PolicySet.read(policies, new PolicyValidator(Compilers.shared()));
-            if (set.documents().isEmpty()) {
+            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget, err, "policies");
+            if (local.documents().isEmpty()) {
                 err.println("warning: no policy files under the given paths; every action is NO_MATCH");
             }
-            Decider decider = new Decider(set, evaluation.evaluator(env), err, "policies");
+            Replayer replayer = replayer(local.engine(), velocity, assumeSettled, evaluation.clock(env), explain);
             Format f = format;
             Style style = root.style();
             boolean[] first = {true};
@@ -169,9 +169,7 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             ReplaySummary summary = new ReplaySummary(velocity == Velocity.given);
             Progress progress = new Progress(err, env.progress(), size(actions));
-            StreamLedger ledger = velocity == Velocity.given ? null : new StreamLedger(VelocityLedger.builder().lateness(REPLAY_LATENESS).build(),
-                    assumeSettled, evaluation.clock(env));
-            pipeline.run(stream, lines -> sequence(lines, decider, ledger), batch -> render(batch, decider, f, style),
+            pipeline.run(stream, lines -> sequence(lines, replayer), batch -> render(batch, replayer, f, style),
                     batch -> {
                 String text = batch.text();
                 if (f == Format.json && first[0] && !text.isEmpty()) {
@@ -183,10 +181,10 @@ public final class ReplayCommand implements Callable<Integer> {
                     ActionStream.Line line = batch.lines().get(i);
                     if (line instanceof ActionStream.ActionLine) {
                         summary.add(batch.decisions().get(i));
-                    } else if (line instanceof ActionStream.Malformed) {
+                    } else if (line instanceof ActionStream.MalformedLine) {
                         summary.malformed();
-                    } else if (line instanceof ActionStream.EventLine e) {
-                        summary.event(e.event());
+                    } else if (line instanceof ActionStream.SettlementLine) {
+                        summary.event(Settlement.EVENT);
                     }
                     progress.update(summary.actions(), stream.charsRead());
                 }
@@ -201,71 +199,42 @@ public final class ReplayCommand implements Callable<Integer> {
             out.flush();
             summary.print(err, Inputs.STDIN.equals(actions) ? "standard input" : "`" + actions + "`");
             err.flush();
-            return summary.malformedLines() > 0 || decider.failed() ? ExitCode.INPUT : ExitCode.OK;
+            return summary.malformedLines() > 0 || local.failed() ? ExitCode.INPUT : ExitCode.OK;
         }
     }
 
     /**
-     * The in-order stage: event records update the velocity ledger (a bad one becomes a malformed line);
-     * each withdrawal gets its absent {@code wallet}/{@code workspace} sections from the ledger and is then
-     * recorded as an attempt. With {@code --assume-settled} its decision changes what later withdrawals see,
-     * so it is decided here, in stream order; otherwise deciding is left to the parallel render stage.
-     * Without a ledger ({@code --velocity given}) event records are passed on untouched (counted, not applied)
-     * and actions are left as given.
+     * The replay of a stream as {@code replay} runs it (and {@code diff} on each side): with a velocity ledger
+     * unless {@code --velocity given}.
      */
-    private ReplayPipeline.Sequenced sequence(List<ActionStream.Line> lines, Decider decider, StreamLedger velocity) {
-        List<ActionStream.Line> out = new ArrayList<>(lines.size());
-        List<PolicyBundle> bundles = new ArrayList<>(lines.size());
-        List<Decision> decided = new ArrayList<>(lines.size());
+    static Replayer replayer(PolicyEngine engine, Velocity velocity, boolean assumeSettled, Clock clock,
+            boolean explain) {
+        StreamLedger ledger = velocity == Velocity.given ? null
+                : new StreamLedger(VelocityLedger.builder().lateness(REPLAY_LATENESS).build(), assumeSettled, clock);
+        return new Replayer(engine, ledger, assumeSettled, explain);
+    }
+
+    /** The in-order stage: {@link Replayer#sequence} on each line. */
+    private static List<Replayer.Step> sequence(List<ActionStream.Line> lines, Replayer replayer) {
+        List<Replayer.Step> out = new ArrayList<>(lines.size());
         for (ActionStream.Line line : lines) {
-            PolicyBundle bundle = null;
-            Decision decision = null;
-            if (velocity == null) {
-                if (line instanceof ActionStream.ActionLine a) {
-                    bundle = decider.bundle(a.action());
-                }
-            } else if (line instanceof ActionStream.EventLine e) {
-                if (velocity.onEvent(e.record()) instanceof StreamLedger.Rejected r) {
-                    line = new ActionStream.Malformed(e.number(), r.id(), r.message());
-                }
-            } else if (line instanceof ActionStream.ActionLine a) {
-                StreamLedger.Prepared prepared = velocity.prepare(a.action());
-                Action action = prepared.action();
-                bundle = decider.bundle(action);
-                if (prepared instanceof StreamLedger.Unavailable u) {
-                    decision = Decision.failClosed(action.id(), action.action(), u.error(), 0);
-                } else if (assumeSettled && action.action() == TriggerAction.WITHDRAWAL_CREATE) {
-                    decision = decider.decide(action, bundle, explain);
-                }
-                if (decision != null) {
-                    velocity.record(action, decision);
-                } else if (!assumeSettled) {
-                    velocity.recordAttempt(action);
-                }
-                line = new ActionStream.ActionLine(a.number(), action);
-            }
-            out.add(line);
-            bundles.add(bundle);
-            decided.add(decision);
+            out.add(replayer.sequence(line));
         }
-        return new ReplayPipeline.Sequenced(out, bundles, decided);
+        return out;
     }
 
     /** Decides a batch (what the sequence stage left undecided) and renders it; runs on the pipeline's threads. */
-    private ReplayPipeline.Rendered render(ReplayPipeline.Sequenced batch, Decider decider, Format f, Style style) {
-        List<ActionStream.Line> lines = batch.lines();
-        List<PolicyBundle> bundles = batch.bundles();
-        List<Decision> decisions = new ArrayList<>(lines.size());
-        StringWriter buffer = new StringWriter(lines.size() * 320);
+    private ReplayPipeline.Rendered render(List<Replayer.Step> batch, Replayer replayer, Format f, Style style) {
+        List<ActionStream.Line> lines = new ArrayList<>(batch.size());
+        List<Decision> decisions = new ArrayList<>(batch.size());
+        StringWriter buffer = new StringWriter(batch.size() * 320);
         try {
             JsonGenerator g = f == Format.text ? null : JsonOutput.generator(buffer);
             TextLines text = f == Format.text ? new TextLines(buffer, style, explain) : null;
-            for (int i = 0; i < lines.size(); i++) {
-                ActionStream.Line line = lines.get(i);
-                Decision d = null;
-                if (line instanceof ActionStream.ActionLine a) {
-                    d = batch.decided().get(i) != null ? batch.decided().get(i)
-                            : decider.decide(a.action(), bundles.get(i), explain);
+            for (Replayer.Step step : batch) {
+                ActionStream.Line line = step.line();
+                Decision d = replayer.decide(step);
+                if (line instanceof ActionStream.ActionLine) {
                     if (g != null) {
                         if (f == Format.json) {
                             g.writeRaw(',');
@@ -277,7 +246,7 @@ public final class ReplayCommand implements Callable<Integer> {
                     } else {
                         text.decision(d);
                     }
-                } else if (line instanceof ActionStream.Malformed m) {
+                } else if (line instanceof ActionStream.MalformedLine m) {
                     if (g != null) {
                         if (f == Format.json) {
                             g.writeRaw(',');
@@ -290,6 +259,7 @@ public final class ReplayCommand implements Callable<Integer> {
                         text.malformed(m);
                     }
                 }
+                lines.add(line);
                 decisions.add(d);
             }
             if (g != null) {
@@ -326,7 +296,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
 
         void decision(Decision d) throws IOException {
-            write(d.actionId() == null ? "-" : d.actionId(), d.decision(), d.ruleId(),
+            write(d.actionId() == null ? "-" : d.actionId(), d.outcome(), d.ruleId(),
                     d.failClosed() ? "fail-closed: " + d.error() : d.reason());
             if (explain) {
                 for (TraceEntry t : d.trace()) {
@@ -339,7 +309,7 @@ public final class ReplayCommand implements Callable<Integer> {
             }
         }
 
-        void malformed(ActionStream.Malformed m) throws IOException {
+        void malformed(ActionStream.MalformedLine m) throws IOException {
             write(m.id() == null ? "line " + m.number() : m.id(), Outcome.DENY, null,
                     "fail-closed: malformed action line " + m.number() + ": " + m.message());
         }

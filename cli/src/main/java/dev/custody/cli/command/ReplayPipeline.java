@@ -1,7 +1,8 @@
 package dev.custody.cli.command;
 
-import dev.custody.engine.bundle.PolicyBundle;
 import dev.custody.engine.eval.Decision;
+import dev.custody.engine.replay.ActionStream;
+import dev.custody.engine.replay.Replayer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
@@ -19,9 +20,9 @@ import java.util.concurrent.Future;
  * The stream is cut into batches of {@value #BATCH} lines, and each batch goes through four stages:
  * <ol>
  *   <li><b>parse</b> (pool): JSON lines to actions, malformed lines and event records;
- *   <li><b>sequence</b> (this thread, stream order): everything that depends on the order of the stream:
- *       events are consumed, and each action gets its workspace's bundle (built, and reported on stderr when
- *       invalid, on first use);
+ *   <li><b>sequence</b> (this thread, stream order): everything that depends on the order of the stream
+ *       ({@link Replayer#sequence}): settlements are applied to the velocity ledger, withdrawals get their
+ *       velocity sections, and each action's workspace bundle is loaded (and reported on stderr when invalid);
  *   <li><b>decide and render</b> (pool): the decisions, rendered to text or JSON in a per-batch buffer;
  *   <li><b>write</b> (this thread, stream order): the buffer to the output, the counts to the summary.
  * </ol>
@@ -35,21 +36,18 @@ final class ReplayPipeline implements AutoCloseable {
     static final int BATCH = 256;
     static final int DEPTH = 8;
 
-    /** Order-dependent work on a parsed batch: returns the bundle of each line (null for non-actions). */
-    interface Sequencer {
-        Sequenced sequence(List<ActionStream.Line> lines);
-    }
-
     /**
-     * What the sequence stage hands on: the lines (an action may have been completed, e.g. with velocity
-     * sections, and a bad event turned into a malformed line), the bundle of each action, and the decision
-     * of each action that had to be decided in order (else null, and the renderer decides it).
+     * Order-dependent work on a parsed batch ({@link Replayer#sequence}): an action may come out completed,
+     * e.g. with velocity sections, a bad event as a malformed line, and an action that had to be decided in
+     * order with its decision.
      */
-    record Sequenced(List<ActionStream.Line> lines, List<PolicyBundle> bundles, List<Decision> decided) {}
+    interface Sequencer {
+        List<Replayer.Step> sequence(List<ActionStream.Line> lines);
+    }
 
     /** Decides and renders a batch; runs on the pool, so it must be thread-safe. */
     interface Renderer {
-        Rendered render(Sequenced batch);
+        Rendered render(List<Replayer.Step> batch);
     }
 
     /** Writes a rendered batch, in stream order. */
@@ -89,7 +87,7 @@ final class ReplayPipeline implements AutoCloseable {
                 return;
             }
             if (!parsing.isEmpty()) {
-                Sequenced sequenced = sequencer.sequence(get(parsing.poll()));
+                List<Replayer.Step> sequenced = sequencer.sequence(get(parsing.poll()));
                 rendering.add(pool.submit(() -> renderer.render(sequenced)));
             }
             while (!rendering.isEmpty()

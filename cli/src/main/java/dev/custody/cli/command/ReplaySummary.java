@@ -1,6 +1,7 @@
 package dev.custody.cli.command;
 
 import dev.custody.engine.eval.Decision;
+import dev.custody.engine.eval.FailureKind;
 import dev.custody.engine.eval.Outcome;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -49,15 +50,15 @@ final class ReplaySummary {
 
     void add(Decision d) {
         actions++;
-        decisions.get(d.decision())[0]++;
+        decisions.get(d.outcome())[0]++;
         if (d.failClosed()) {
             failClosed++;
-            if (d.error() != null && d.error().startsWith("time budget")) {
+            if (d.failure() == FailureKind.TIME_BUDGET) {
                 overBudget++;
             }
         }
         if (d.ruleId() != null) {
-            String key = d.policyId() + '\u0000' + d.ruleId() + '\u0000' + d.decision() + (d.failClosed() ? "!" : "");
+            String key = d.policyId() + '\u0000' + d.ruleId() + '\u0000' + d.outcome() + (d.failClosed() ? "!" : "");
             rules.computeIfAbsent(key, k -> new Counter(d)).count++;
         }
     }
@@ -171,7 +172,7 @@ final class ReplaySummary {
         Counter(Decision d) {
             policyId = d.policyId();
             ruleId = d.ruleId();
-            decision = d.decision().name();
+            decision = d.outcome().name();
             failClosed = d.failClosed();
         }
     }

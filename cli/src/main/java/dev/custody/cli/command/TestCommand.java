@@ -8,9 +8,15 @@ import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
-import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.PolicyEngine;
+import dev.custody.engine.bundle.BundleError;
+import dev.custody.engine.payload.Action;
+import dev.custody.engine.policy.PolicyDocument;
+import dev.custody.engine.policy.SourcedPolicy;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.Evaluator;
 import dev.custody.engine.eval.TraceEntry;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.policy.PolicyValidator;
@@ -139,21 +145,45 @@ public final class TestCommand implements Callable<Integer> {
     private FileResult run(PolicyTestFile file, PolicyValidator validator, Set<RuleRef> rules, Set<RuleRef> matched) {
         long start = System.nanoTime();
         List<PolicyTestFile.Problem> problems = new ArrayList<>(file.problems());
-        PolicySet set = new PolicySet(file.policies(), validator);
-        if (set.loadFailure() != null) {
-            set.readErrors().forEach(f -> problems.add(new PolicyTestFile.Problem(f.file(), f.line(), f.column(),
+        FilePolicySource source = FilePolicySource.of(file.policies());
+        boolean unreadable = !source.readErrors().isEmpty();
+        if (unreadable) {
+            source.readErrors().forEach(f -> problems.add(new PolicyTestFile.Problem(f.file(), f.line(), f.column(),
                     "policy file: " + f.diagnostic().message())));
         } else {
-            for (Policy p : set.policies()) {
-                if (p.effectiveStatus().orElse(null) == PolicyStatus.ACTIVE) {
-                    for (Rule r : p.rules()) {
-                        if (r.enabled()) {
-                            rules.add(new RuleRef(p.id(), r.ruleId()));
+            for (PolicyDocument doc : source.documents()) {
+                for (SourcedPolicy sp : doc.policies()) {
+                    Policy p = sp.policy();
+                    if (p.effectiveStatus().orElse(null) == PolicyStatus.ACTIVE) {
+                        for (Rule r : p.rules()) {
+                            if (r.enabled()) {
+                                rules.add(new RuleRef(p.id(), r.ruleId()));
+                            }
                         }
                     }
                 }
             }
         }
+        // the cases decide through the engine a service embeds; compile errors are collected once per bundle
+        Set<List<BundleError>> invalid = Collections.newSetFromMap(new IdentityHashMap<>());
+        PolicyEngine engine = PolicyEngine.builder(source)
+                .compiler(validator.compiler())
+                .timeBudget(timeBudget)
+                .redecideTimeBudget(true)
+                .loadListener(new PolicyEngine.LoadListener() {
+                    @Override
+                    public void loaded(String workspaceId, List<BundleError> errors) {
+                        if (!errors.isEmpty()) {
+                            invalid.add(errors);
+                        }
+                    }
+
+                    @Override
+                    public void failed(String workspaceId, String message) {
+                        // reported above as the files' read errors
+                    }
+                })
+                .build();
         List<CaseResult> results = new ArrayList<>();
         for (PolicyTestFile.Case c : file.cases()) {
             long t0 = System.nanoTime();
@@ -162,10 +192,8 @@ public final class TestCommand implements Callable<Integer> {
                 continue;
             }
             Instant now = c.now() != null ? c.now() : file.now() != null ? file.now() : root.environment().clock().instant();
-            Evaluator evaluator = Evaluator.builder().clock(Clock.fixed(now, ZoneOffset.UTC)).timeBudget(timeBudget).build();
-            Decision d = set.loadFailure() != null
-                    ? Decision.failClosed(c.action().id(), c.action().action(), set.loadFailure(), 0)
-                    : Decider.evaluate(evaluator, set.bundle(c.action().workspaceId()), c.action(), true);
+            Action action = c.action().at() == null ? c.action().withAt(now) : c.action();
+            Decision d = engine.evaluate(action, true);
             for (TraceEntry t : d.trace()) {
                 if (t.result() == TraceEntry.Result.TRUE) {
                     matched.add(new RuleRef(t.policyId(), t.ruleId()));
@@ -173,11 +201,9 @@ public final class TestCommand implements Callable<Integer> {
             }
             results.add(new CaseResult(c, d, compare(c.expect(), d), System.nanoTime() - t0));
         }
-        for (PolicyBundle b : set.bundles()) {
-            if (!b.valid()) {
-                for (String p : set.problems(b)) {
-                    problems.add(new PolicyTestFile.Problem(file.file(), 0, 0, "policies do not compile: " + p));
-                }
+        for (List<BundleError> errors : invalid) {
+            for (BundleError e : errors) {
+                problems.add(new PolicyTestFile.Problem(file.file(), 0, 0, "policies do not compile: " + source.locate(e)));
             }
         }
         return new FileResult(file.file(), problems, results, System.nanoTime() - start);
@@ -185,7 +211,7 @@ public final class TestCommand implements Callable<Integer> {
 
     /** Null when the decision meets the expectation, else why not. */
     static String compare(PolicyTestFile.Expectation e, Decision d) {
-        boolean ok = e.decision() == d.decision()
+        boolean ok = e.decision() == d.outcome()
                 && (e.ruleId() == null || e.ruleId().equals(d.ruleId()))
                 && (e.policyId() == null || e.policyId().equals(d.policyId()))
                 && (e.failClosed() == null || e.failClosed() == d.failClosed());
@@ -196,7 +222,7 @@ public final class TestCommand implements Callable<Integer> {
     }
 
     static String describe(Decision d) {
-        StringBuilder s = new StringBuilder(d.decision().name());
+        StringBuilder s = new StringBuilder(d.outcome().name());
         if (d.ruleId() != null) {
             s.append(" by rule `").append(d.ruleId()).append('`');
         }
@@ -275,7 +301,7 @@ public final class TestCommand implements Callable<Integer> {
                 j.put("expected", exp);
                 if (c.actual() != null) {
                     Map<String, Object> act = new LinkedHashMap<>();
-                    act.put("decision", c.actual().decision().name());
+                    act.put("decision", c.actual().outcome().name());
                     act.put("rule_id", c.actual().ruleId());
                     act.put("policy_id", c.actual().policyId());
                     act.put("fail_closed", c.actual().failClosed());

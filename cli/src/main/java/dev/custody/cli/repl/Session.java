@@ -7,7 +7,10 @@ import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.custody.engine.bundle.BundleError;
-import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.PolicyEngine;
+import dev.custody.engine.policy.Rule;
+import dev.custody.engine.schema.PolicyStatus;
 import dev.custody.engine.compile.CompileResult;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.RuleCompiler;
@@ -18,7 +21,7 @@ import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.Evaluator;
 import dev.custody.engine.eval.TraceEntry;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionJson;
+import dev.custody.engine.payload.ActionReader;
 import dev.custody.engine.payload.Payload;
 import dev.custody.engine.payload.PayloadResult;
 import dev.custody.engine.payload.PayloadValidator;
@@ -107,7 +110,8 @@ public final class Session {
     private final PolicyValidator validator;
     private final ActionDraft draft;
 
-    private PolicyBundle bundle;
+    private PolicyEngine engine;
+    private boolean policiesValid;
     private List<PolicyDocument> policyDocuments = List.of();
 
     private Session(Builder b) {
@@ -297,11 +301,14 @@ public final class Session {
         }
         Path file = resolve(args.get(0));
         String text = readText(file);
-        ActionJson.Result read = ActionJson.parse(text);
-        if (read instanceof ActionJson.Error e) {
+        ActionReader.Result read = ActionReader.read(text);
+        if (read instanceof ActionReader.Malformed e) {
             throw new CommandError("`" + display(file) + "`: " + e.message());
         }
-        Action action = ((ActionJson.Ok) read).action();
+        if (!(read instanceof ActionReader.Read r)) {
+            throw new CommandError("`" + display(file) + "`: a settlement record is not an action");
+        }
+        Action action = r.action();
         Action checkable = action.walletId() == null ? new Action(action.id(), action.action(),
                 ActionDraft.DEFAULT_WALLET_ID, action.workspaceId(), action.at(), action.sections()) : action;
         PayloadResult checked = PayloadValidator.validate(checkable, Instant.EPOCH);
@@ -534,45 +541,58 @@ public final class Session {
                 line(shown.oneLine() + hint);
             }
         }
-        PolicyBundle compiled;
-        Optional<PolicyDocument> unreadable = documents.stream().filter(d -> !d.valid()).findFirst();
-        if (unreadable.isPresent()) {
-            // as the engine's file source does: a file that does not read cleanly fails the whole load
-            PolicyDocument doc = unreadable.get();
-            compiled = PolicyBundle.failed(new BundleError(display(Path.of(doc.file())), doc.readErrors().get(0).diagnostic()));
-        } else {
-            compiled = PolicyBundle.compile(PolicyFiles.policies(documents), validator);
-            for (BundleError e : compiled.errors()) {
-                if (findings.stream().noneMatch(f -> f.diagnostic().equals(e.diagnostic()))) {
-                    line("error: " + e.describe());
-                }
+        // :decide decides through the engine a service embeds, over these documents
+        List<BundleError> compileErrors = new ArrayList<>();
+        String[] loadError = {null};
+        PolicyEngine built = PolicyEngine.builder(FilePolicySource.of(documents))
+                .compiler(compiler)
+                .timeBudget(timeBudget)
+                .invalidBundleRetry(Duration.ofDays(1))
+                .loadListener(new PolicyEngine.LoadListener() {
+                    @Override
+                    public void loaded(String workspaceId, List<BundleError> errors) {
+                        compileErrors.addAll(errors);
+                    }
+
+                    @Override
+                    public void failed(String workspaceId, String message) {
+                        loadError[0] = message;
+                    }
+                })
+                .build();
+        built.preload(draft.toAction(now()));
+        if (loadError[0] != null) {
+            line("error: " + loadError[0].replace(workingDirectory + File.separator, ""));
+        }
+        for (BundleError e : compileErrors) {
+            if (findings.stream().noneMatch(f -> f.diagnostic().equals(e.diagnostic()))) {
+                line("error: " + e.describe());
             }
         }
-        this.bundle = compiled;
+        this.engine = built;
         this.policyDocuments = List.copyOf(documents);
-        warmUp(compiled);
-        if (!compiled.valid()) {
+        this.policiesValid = loadError[0] == null && compileErrors.isEmpty();
+        if (!policiesValid) {
             line("error: the policies do not compile: `:decide` denies every action (fail-closed) until they are fixed");
             return Status.ERROR;
         }
-        line("loaded " + plural(documents.size(), "file") + ": " + plural(compiled.policyCount(), "active policy",
-                "active policies") + ", " + plural(compiled.ruleCount(), "enabled rule"));
+        int active = 0;
+        int enabled = 0;
+        for (PolicyDocument doc : documents) {
+            for (SourcedPolicy sp : doc.policies()) {
+                if (sp.policy().effectiveStatus().orElse(null) == PolicyStatus.ACTIVE) {
+                    active++;
+                    enabled += (int) sp.policy().rules().stream().filter(Rule::enabled).count();
+                }
+            }
+        }
+        line("loaded " + plural(documents.size(), "file") + ": " + plural(active, "active policy",
+                "active policies") + ", " + plural(enabled, "enabled rule"));
         return errors ? Status.ERROR : Status.OK;
     }
 
-    /**
-     * Runs the bundle once and forgets the result. The first evaluation in a JVM loads and links much of
-     * cel-java, which can take longer than the whole time budget; without this, the first {@code :decide}
-     * could report a time-out that a running service, warmed up, would never see.
-     */
-    private void warmUp(PolicyBundle compiled) {
-        Instant now = now();
-        Evaluator.builder().clock(Clock.fixed(now, ZoneOffset.UTC)).timeBudget(Duration.ofSeconds(10)).build()
-                .evaluate(compiled, draft.toAction(now), true);
-    }
-
     private Status listPolicies() {
-        if (bundle == null) {
+        if (engine == null) {
             line("no policies loaded; load them with `:policies PATH...`");
             return Status.OK;
         }
@@ -583,7 +603,7 @@ public final class Session {
                 line("  " + sp.policy().id() + ": " + status + ", " + plural(sp.policy().rules().size(), "rule"));
             }
         }
-        if (!bundle.valid()) {
+        if (!policiesValid) {
             line("the policies do not compile: `:decide` denies every action (fail-closed)");
         }
         return Status.OK;
@@ -597,13 +617,11 @@ public final class Session {
             }
             explain = true;
         }
-        if (bundle == null) {
+        if (engine == null) {
             throw new CommandError("no policies loaded; load them with `:policies PATH...`");
         }
-        Instant now = now();
-        Evaluator evaluator = Evaluator.builder().clock(Clock.fixed(now, ZoneOffset.UTC)).timeBudget(timeBudget).build();
-        Decision d = evaluator.evaluate(bundle, draft.toAction(now), explain);
-        line(d.decision() + (d.failClosed() ? " (fail-closed)" : ""));
+        Decision d = engine.evaluate(draft.toAction(now()), explain);
+        line(d.outcome() + (d.failClosed() ? " (fail-closed)" : ""));
         if (d.ruleId() != null) {
             line("  rule_id: " + d.ruleId());
         }

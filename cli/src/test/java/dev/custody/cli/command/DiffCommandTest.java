@@ -39,7 +39,7 @@ class DiffCommandTest {
                 Fixtures.withdrawal("limit-2", 3000, true),
                 Fixtures.withdrawal("blocked", 50, true),
                 Fixtures.withdrawal("also-same", 500, false),
-                "{\"event\": \"withdrawal.settled\"}") + "\n");
+                ReplayCommandTest.SETTLED) + "\n");
     }
 
     static Cli.Result diff(String... args) {
@@ -88,9 +88,9 @@ class DiffCommandTest {
         Cli.Result r = diff("--base", base, "--head", head, "--actions", actions, "--format", "jsonl");
         assertEquals("{\"id\":\"limit-1\",\"line\":2,\"action\":\"withdrawal.create\","
                 + "\"base\":{\"decision\":\"NO_MATCH\",\"policy_id\":null,\"rule_id\":null,\"reason\":null,"
-                + "\"fail_closed\":false,\"error\":null},"
+                + "\"fail_closed\":false,\"failure\":null,\"error\":null},"
                 + "\"head\":{\"decision\":\"DENY\",\"policy_id\":\"limits\",\"rule_id\":\"big\","
-                + "\"reason\":\"above $10,000\",\"fail_closed\":false,\"error\":null}}", r.outLines().get(0));
+                + "\"reason\":\"above $10,000\",\"fail_closed\":false,\"failure\":null,\"error\":null}}", r.outLines().get(0));
         assertEquals(3, r.outLines().size());
         assertEquals(List.of("5 actions, 3 changed", "  ALLOW → DENY     2", "  NO_MATCH → DENY  1"), r.errLines());
     }

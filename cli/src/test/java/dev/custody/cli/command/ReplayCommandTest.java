@@ -1,6 +1,7 @@
 package dev.custody.cli.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,6 +9,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.custody.cli.Cli;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Fixtures;
+import dev.custody.engine.replay.ActionStream;
+import dev.custody.engine.velocity.SettlementStatus;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,19 +61,23 @@ class ReplayCommandTest {
         assertEquals(ExitCode.INPUT, r.exit(), "a malformed line fails the replay at the end: " + r);
         assertEquals(List.of(
                 "{\"id\":\"a-1\",\"action\":\"withdrawal.create\",\"decision\":\"DENY\",\"policy_id\":\"limits\","
-                        + "\"rule_id\":\"big\",\"reason\":\"above $10,000\",\"fail_closed\":false,\"error\":null,"
-                        + "\"elapsed_us\":0}",
-                "{\"id\":null,\"action\":null,\"decision\":\"DENY\",\"policy_id\":null,\"rule_id\":null,\"reason\":null,"
-                        + "\"fail_closed\":true,\"error\":\"malformed action line: malformed JSON at column 44: "
-                        + "unexpected end-of-input: expected close marker for Object\",\"elapsed_us\":0,\"line\":2}",
+                        + "\"rule_id\":\"big\",\"reason\":\"above $10,000\",\"fail_closed\":false,\"failure\":null,"
+                        + "\"error\":null,\"elapsed_us\":0}",
+                // the id read before the line broke off is kept; the column is where it broke off
+                "{\"id\":\"a-2\",\"action\":null,\"decision\":\"DENY\",\"policy_id\":null,\"rule_id\":null,\"reason\":null,"
+                        + "\"fail_closed\":true,\"failure\":\"malformed_action\",\"error\":\"malformed action line: "
+                        + "malformed JSON at column 44: unexpected end-of-input: expected close marker for Object\","
+                        + "\"elapsed_us\":0,\"line\":2,\"column\":44}",
                 "{\"id\":\"a-3\",\"action\":\"withdrawal.create\",\"decision\":\"ALLOW\",\"policy_id\":\"limits\","
                         + "\"rule_id\":\"listed\",\"reason\":\"whitelisted destination\",\"fail_closed\":false,"
-                        + "\"error\":null,\"elapsed_us\":0}",
+                        + "\"failure\":null,\"error\":null,\"elapsed_us\":0}",
                 "{\"id\":\"a-4\",\"action\":\"withdrawal.create\",\"decision\":\"NO_MATCH\",\"policy_id\":null,"
-                        + "\"rule_id\":null,\"reason\":null,\"fail_closed\":false,\"error\":null,\"elapsed_us\":0}",
+                        + "\"rule_id\":null,\"reason\":null,\"fail_closed\":false,\"failure\":null,\"error\":null,"
+                        + "\"elapsed_us\":0}",
+                // the column of the unknown property
                 "{\"id\":\"a-5\",\"action\":null,\"decision\":\"DENY\",\"policy_id\":null,\"rule_id\":null,"
-                        + "\"reason\":null,\"fail_closed\":true,\"error\":\"malformed action line: unknown property "
-                        + "`bogus`\",\"elapsed_us\":0,\"line\":7}"),
+                        + "\"reason\":null,\"fail_closed\":true,\"failure\":\"malformed_action\",\"error\":\"malformed "
+                        + "action line: unknown property `bogus`\",\"elapsed_us\":0,\"line\":7,\"column\":99}"),
                 r.outWithoutTimings().lines().toList());
     }
 
@@ -96,7 +103,7 @@ class ReplayCommandTest {
         Cli.Result r = replay("--policies", policies, "--actions", actions);
         assertEquals(List.of(
                 "a-1          DENY      big                        above $10,000",
-                "line 2       DENY      -                          fail-closed: malformed action line 2: malformed JSON "
+                "a-2          DENY      -                          fail-closed: malformed action line 2: malformed JSON "
                         + "at column 44: unexpected end-of-input: expected close marker for Object",
                 "a-3          ALLOW     listed                     whitelisted destination",
                 "a-4          NO_MATCH  -",
@@ -143,7 +150,7 @@ class ReplayCommandTest {
         Cli.Result r = replay("--policies", bad, "--actions", one, "--format", "jsonl");
         assertEquals(ExitCode.INPUT, r.exit());
         assertEquals("{\"id\":\"a-3\",\"action\":\"withdrawal.create\",\"decision\":\"DENY\",\"policy_id\":null,"
-                + "\"rule_id\":null,\"reason\":null,\"fail_closed\":true,\"error\":\"policies do not compile: policy "
+                + "\"rule_id\":null,\"reason\":null,\"fail_closed\":true,\"failure\":\"compile\",\"error\":\"policies do not compile: policy "
                 + "`limits` /rules/0/condition 1:12: error[unknown_field] unknown field `withdrawal.value_usdd` "
                 + "(hint: did you mean `withdrawal.value_usd`?)\",\"elapsed_us\":0}\n", r.outWithoutTimings());
         assertEquals(List.of(
@@ -160,7 +167,8 @@ class ReplayCommandTest {
         Cli.Result r = replay("--policies", broken, "--actions", one, "--format", "jsonl");
         assertEquals(ExitCode.INPUT, r.exit());
         assertTrue(r.out().contains("\"decision\":\"DENY\""), r.out());
-        assertTrue(r.out().contains("\"error\":\"policies could not be loaded: `" + broken + "` is not a valid policy "
+        assertTrue(r.out().contains("\"failure\":\"load\",\"error\":\"policies of workspace `" + Fixtures.WORKSPACE
+                + "` could not be loaded: `" + broken + "` is not a valid policy "
                 + "file: " + broken + ":2:1: error[parse_error] malformed YAML"), r.out());
         assertEquals("error: the policies could not be loaded; every action is denied (fail_closed):", r.errLines().get(0));
         assertTrue(r.errLines().get(1).startsWith("  " + broken + ":2:1: error[parse_error]"), r.err());
@@ -227,10 +235,12 @@ class ReplayCommandTest {
 
     @Test
     void eventRecordsAreNotActions() {
-        assertTrue(ActionStream.parse(1, SETTLED) instanceof ActionStream.EventLine e
-                && e.event().equals("withdrawal.settled"));
-        assertTrue(ActionStream.parse(1, "{\"event\": 1, \"event\": 2}") instanceof ActionStream.Malformed,
-                "a duplicate key is malformed whatever the record");
+        ActionStream.SettlementLine settled = assertInstanceOf(ActionStream.SettlementLine.class,
+                ActionStream.parse(1, SETTLED));
+        assertEquals(SettlementStatus.EXECUTED, settled.settlement().status());
+        ActionStream.MalformedLine duplicate = assertInstanceOf(ActionStream.MalformedLine.class,
+                ActionStream.parse(1, "{\"event\": 1, \"event\": 2}"), "a duplicate key is malformed whatever the record");
+        assertEquals("malformed JSON at column 21: duplicate field `event`", duplicate.message());
         assertTrue(ActionStream.parse(1, Fixtures.withdrawal("a-1", 1, true).replace("0xabc", "\\\"event\\\""))
                 instanceof ActionStream.ActionLine, "\"event\" inside a value does not make a record an event");
     }

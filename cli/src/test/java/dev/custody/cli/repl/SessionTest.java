@@ -521,8 +521,8 @@ class SessionTest {
                     + " until they are fixed\n"), out);
             assertEquals(Status.ERROR, status);
             String decision = run(":decide");
-            assertTrue(decision.startsWith("DENY (fail-closed)\n  error: policies do not compile: policy `malformed.yaml`"),
-                    decision);
+            assertTrue(decision.startsWith("DENY (fail-closed)\n  error: policies could not be loaded: `"), decision);
+            assertTrue(decision.contains("malformed.yaml` is not a valid policy file: "), decision);
         }
 
         @Test

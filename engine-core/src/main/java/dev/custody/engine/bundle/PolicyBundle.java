@@ -124,6 +124,16 @@ public final class PolicyBundle {
         return new PolicyBundle(none, none, List.of(error), 0, 0);
     }
 
+    /**
+     * Evaluates every rule once on a synthetic payload, so that the first real action does not pay for
+     * loading and linking the interpreter's classes (which on a busy machine can exceed the time budget).
+     * Conditions are pure: this changes nothing but timing. Returns this bundle.
+     */
+    public PolicyBundle warmUp() {
+        Warmup.run(this);
+        return this;
+    }
+
     /** Whether the bundle is valid; an invalid one denies every action. */
     public boolean valid() {
         return errors.isEmpty();

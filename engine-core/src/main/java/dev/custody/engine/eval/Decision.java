@@ -5,64 +5,182 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The decision on one action: what to do, which rule decided it, and whether it was decided by failure.
+ * The decision on one action: what to do, which rule decided it, and whether (and why) it was decided by
+ * failure.
  *
- * <p><b>Fail-closed.</b> {@link Outcome#DENY} is also returned, with {@code failClosed} true and an
- * {@code error}, whenever the engine cannot decide soundly: the policies could not be loaded or do not
- * compile, the action is malformed, a rule that had to be evaluated failed (an absent field, a non-boolean
- * result, an exception), or the time budget ran out. A decision is always returned; evaluation never
- * throws.
+ * <p><b>Fail-closed.</b> {@link Outcome#DENY} is also returned, with a {@link #failure() failure kind} and an
+ * {@link #error() error}, whenever the engine cannot decide soundly: the policies could not be loaded
+ * ({@link FailureKind#LOAD}) or do not compile ({@link FailureKind#COMPILE}), the action is malformed
+ * ({@link FailureKind#MALFORMED_ACTION}), a rule that had to be evaluated failed
+ * ({@link FailureKind#RULE_ERROR}: an absent field, a non-boolean result, an exception), the time budget ran
+ * out ({@link FailureKind#TIME_BUDGET}), or the engine itself failed ({@link FailureKind#INTERNAL}). A decision
+ * is always returned; evaluation never throws.
  *
- * <p><b>Attribution.</b> For ALLOW and DENY-by-rule, {@code policyId}/{@code ruleId} name the first true rule
- * of the winning effect in declaration order, and {@code reason} is its description. For a fail-closed DENY
- * caused by a rule, they name the first rule that failed (and {@code reason} is null); for other
- * fail-closed DENYs and for NO_MATCH they are null.
+ * <p><b>Attribution.</b> For ALLOW and DENY-by-rule, {@link #policyId()}/{@link #ruleId()} name the first true
+ * rule of the winning effect in declaration order, and {@link #reason()} is its description. For a fail-closed
+ * DENY caused by a rule (a rule error, or the budget running out in a rule), they name that rule and
+ * {@code reason} is null; for other fail-closed DENYs and for NO_MATCH they are null.
  *
- * <p>Immutable and thread-safe.
- *
- * @param actionId the action's id, echoed; may be null
- * @param action the trigger action
- * @param decision ALLOW, DENY or NO_MATCH
- * @param policyId the deciding (or failing) rule's policy, or null
- * @param ruleId the deciding (or failing) rule, or null
- * @param reason the deciding rule's description, or null
- * @param failClosed whether the DENY comes from a failure rather than a DENY rule
- * @param error what failed, one line, or null
- * @param elapsedNanos time spent deciding (bundle lookup excluded)
- * @param trace every evaluated rule with its result, when a trace was asked for; else empty
+ * <p>Built only through the factories ({@link #matched}, {@link #noMatch}, {@link #failClosed}), which keep
+ * the combinations consistent: a failure is always a DENY, a match always names its rule. Immutable and
+ * thread-safe. {@link #equals} compares every field, elapsed time included; {@link #sameAs} compares what two
+ * decisions say.
  */
-public record Decision(
-        String actionId,
-        TriggerAction action,
-        Outcome decision,
-        String policyId,
-        String ruleId,
-        String reason,
-        boolean failClosed,
-        String error,
-        long elapsedNanos,
-        List<TraceEntry> trace) {
+public final class Decision {
+    private final String actionId;
+    private final TriggerAction action;
+    private final Outcome outcome;
+    private final String policyId;
+    private final String ruleId;
+    private final String reason;
+    private final FailureKind failure;
+    private final String error;
+    private final long elapsedNanos;
+    private final List<TraceEntry> trace;
 
-    public Decision {
-        Objects.requireNonNull(decision, "decision");
-        trace = List.copyOf(trace);
-        if (failClosed && decision != Outcome.DENY) {
-            throw new IllegalArgumentException("a fail-closed decision must be DENY");
+    private Decision(String actionId, TriggerAction action, Outcome outcome, String policyId, String ruleId,
+            String reason, FailureKind failure, String error, long elapsedNanos, List<TraceEntry> trace) {
+        this.actionId = actionId;
+        this.action = action;
+        this.outcome = Objects.requireNonNull(outcome, "outcome");
+        this.policyId = policyId;
+        this.ruleId = ruleId;
+        this.reason = reason;
+        this.failure = failure;
+        this.error = error;
+        this.elapsedNanos = elapsedNanos;
+        this.trace = List.copyOf(trace);
+    }
+
+    /**
+     * A rule decided: ALLOW or DENY, attributed to the first true rule of the winning effect.
+     *
+     * @throws IllegalArgumentException when {@code outcome} is NO_MATCH
+     */
+    public static Decision matched(String actionId, TriggerAction action, Outcome outcome, String policyId,
+            String ruleId, String reason, long elapsedNanos, List<TraceEntry> trace) {
+        if (outcome == Outcome.NO_MATCH) {
+            throw new IllegalArgumentException("a matched rule decides ALLOW or DENY, not NO_MATCH");
         }
+        return new Decision(actionId, action, outcome, Objects.requireNonNull(policyId, "policyId"),
+                Objects.requireNonNull(ruleId, "ruleId"), reason, null, null, elapsedNanos, trace);
+    }
+
+    /** No rule matched: the normal approval flow continues. */
+    public static Decision noMatch(String actionId, TriggerAction action, long elapsedNanos, List<TraceEntry> trace) {
+        return new Decision(actionId, action, Outcome.NO_MATCH, null, null, null, null, null, elapsedNanos, trace);
+    }
+
+    /** A fail-closed DENY with no rule attribution. */
+    public static Decision failClosed(String actionId, TriggerAction action, FailureKind failure, String error,
+            long elapsedNanos) {
+        return failClosed(actionId, action, failure, error, null, null, elapsedNanos, List.of());
+    }
+
+    /**
+     * A fail-closed DENY, attributed to the rule that failed (or null ids when no rule is to blame).
+     *
+     * @param error one line saying what failed
+     */
+    public static Decision failClosed(String actionId, TriggerAction action, FailureKind failure, String error,
+            String policyId, String ruleId, long elapsedNanos, List<TraceEntry> trace) {
+        return new Decision(actionId, action, Outcome.DENY, policyId, ruleId, null,
+                Objects.requireNonNull(failure, "failure"), Objects.requireNonNull(error, "error"), elapsedNanos, trace);
+    }
+
+    /** The action's id, echoed; may be null. */
+    public String actionId() {
+        return actionId;
+    }
+
+    /** The trigger action; null only for a line that could not be read as any action. */
+    public TriggerAction action() {
+        return action;
+    }
+
+    /** ALLOW, DENY or NO_MATCH. */
+    public Outcome outcome() {
+        return outcome;
+    }
+
+    /** The deciding (or failing) rule's policy, or null. */
+    public String policyId() {
+        return policyId;
+    }
+
+    /** The deciding (or failing) rule, or null. */
+    public String ruleId() {
+        return ruleId;
+    }
+
+    /** The deciding rule's description, or null. */
+    public String reason() {
+        return reason;
+    }
+
+    /** Whether the DENY comes from a failure rather than from a DENY rule. */
+    public boolean failClosed() {
+        return failure != null;
+    }
+
+    /** Why the decision failed closed, or null when it did not. */
+    public FailureKind failure() {
+        return failure;
+    }
+
+    /** What failed, one line for people, or null when the decision did not fail closed. */
+    public String error() {
+        return error;
+    }
+
+    /** Time spent deciding (bundle lookup excluded). */
+    public long elapsedNanos() {
+        return elapsedNanos;
+    }
+
+    /** Every evaluated rule with its result, when a trace was asked for; else empty. */
+    public List<TraceEntry> trace() {
+        return trace;
     }
 
     /** Whether the action may proceed without approval. */
     public boolean allowed() {
-        return decision == Outcome.ALLOW;
+        return outcome == Outcome.ALLOW;
     }
 
     /** Whether the action is blocked. */
     public boolean denied() {
-        return decision == Outcome.DENY;
+        return outcome == Outcome.DENY;
     }
 
-    /** A fail-closed DENY with no rule attribution. */
-    public static Decision failClosed(String actionId, TriggerAction action, String error, long elapsedNanos) {
-        return new Decision(actionId, action, Outcome.DENY, null, null, null, true, error, elapsedNanos, List.of());
+    /** This decision with another action id (a stream's line, say, decided under the id it was read with). */
+    public Decision withActionId(String id) {
+        return new Decision(id, action, outcome, policyId, ruleId, reason, failure, error, elapsedNanos, trace);
+    }
+
+    /** Whether two decisions say the same thing: outcome, attribution, failure kind (not timing, trace or text). */
+    public boolean sameAs(Decision other) {
+        return outcome == other.outcome && failure == other.failure && Objects.equals(policyId, other.policyId)
+                && Objects.equals(ruleId, other.ruleId);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Decision d && outcome == d.outcome && failure == d.failure && action == d.action
+                && elapsedNanos == d.elapsedNanos && Objects.equals(actionId, d.actionId)
+                && Objects.equals(policyId, d.policyId) && Objects.equals(ruleId, d.ruleId)
+                && Objects.equals(reason, d.reason) && Objects.equals(error, d.error) && trace.equals(d.trace);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(actionId, action, outcome, policyId, ruleId, reason, failure, error, elapsedNanos, trace);
+    }
+
+    @Override
+    public String toString() {
+        return "Decision[" + outcome + (failure == null ? "" : " " + failure.wireName()) + ", actionId=" + actionId
+                + ", action=" + action + ", policyId=" + policyId + ", ruleId=" + ruleId + ", reason=" + reason
+                + ", error=" + error + ", elapsedNanos=" + elapsedNanos + "]";
     }
 }

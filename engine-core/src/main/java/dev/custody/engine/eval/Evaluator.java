@@ -100,7 +100,7 @@ public final class Evaluator {
             return decide(bundle, action, explain, start, deadline);
         } catch (RuntimeException | StackOverflowError e) {
             // Nothing below is expected to throw; if it does, the action is still denied.
-            return Decision.failClosed(action.id(), action.action(),
+            return Decision.failClosed(action.id(), action.action(), FailureKind.INTERNAL,
                     "internal error while evaluating: " + e.getClass().getSimpleName(), System.nanoTime() - start);
         }
     }
@@ -109,12 +109,13 @@ public final class Evaluator {
         if (!bundle.valid()) {
             List<BundleError> errors = bundle.errors();
             String more = errors.size() > 1 ? " (and " + (errors.size() - 1) + " more)" : "";
-            return Decision.failClosed(action.id(), action.action(),
+            return Decision.failClosed(action.id(), action.action(), FailureKind.COMPILE,
                     "policies do not compile: " + errors.get(0).describe() + more, System.nanoTime() - start);
         }
         PayloadResult checked = PayloadValidator.validate(action, action.at() != null ? action.at() : clock.instant());
         if (checked instanceof PayloadResult.Invalid invalid) {
-            return Decision.failClosed(action.id(), action.action(), "malformed action: " + invalid.error(),
+            return Decision.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION,
+                    "malformed action: " + invalid.error(),
                     System.nanoTime() - start);
         }
         Payload payload = ((PayloadResult.Valid) checked).payload();
@@ -181,11 +182,10 @@ public final class Evaluator {
             return timedOut(action, budget.blame(null), start, trace);
         }
         if (firstTrue != null) {
-            return new Decision(action.id(), action.action(), Outcome.ALLOW, firstTrue.policyId(), firstTrue.ruleId(),
-                    firstTrue.description(), false, null, end - start, trace);
+            return Decision.matched(action.id(), action.action(), Outcome.ALLOW, firstTrue.policyId(),
+                    firstTrue.ruleId(), firstTrue.description(), end - start, trace);
         }
-        return new Decision(action.id(), action.action(), Outcome.NO_MATCH, null, null, null, false, null,
-                end - start, trace);
+        return Decision.noMatch(action.id(), action.action(), end - start, trace);
     }
 
     /**
@@ -256,19 +256,20 @@ public final class Evaluator {
     }
 
     private static Decision decided(Action action, Outcome outcome, BoundRule rule, long start, List<TraceEntry> trace) {
-        return new Decision(action.id(), action.action(), outcome, rule.policyId(), rule.ruleId(), rule.description(),
-                false, null, System.nanoTime() - start, trace);
+        return Decision.matched(action.id(), action.action(), outcome, rule.policyId(), rule.ruleId(),
+                rule.description(), System.nanoTime() - start, trace);
     }
 
     private static Decision failed(Action action, BoundRule rule, String error, long start, List<TraceEntry> trace) {
-        return new Decision(action.id(), action.action(), Outcome.DENY, rule.policyId(), rule.ruleId(), null, true,
-                "rule `" + rule.ruleId() + "` failed: " + error, System.nanoTime() - start, trace);
+        return Decision.failClosed(action.id(), action.action(), FailureKind.RULE_ERROR,
+                "rule `" + rule.ruleId() + "` failed: " + error, rule.policyId(), rule.ruleId(),
+                System.nanoTime() - start, trace);
     }
 
     private Decision timedOut(Action action, BoundRule rule, long start, List<TraceEntry> trace) {
-        return new Decision(action.id(), action.action(), Outcome.DENY, rule.policyId(), rule.ruleId(), null, true,
-                "time budget of " + budgetText() + " exceeded in rule `" + rule.ruleId() + "`",
-                System.nanoTime() - start, trace);
+        return Decision.failClosed(action.id(), action.action(), FailureKind.TIME_BUDGET,
+                "time budget of " + budgetText() + " exceeded in rule `" + rule.ruleId() + "`", rule.policyId(),
+                rule.ruleId(), System.nanoTime() - start, trace);
     }
 
     private String budgetText() {

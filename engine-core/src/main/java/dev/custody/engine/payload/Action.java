@@ -2,10 +2,12 @@ package dev.custody.engine.payload;
 
 import dev.custody.engine.schema.TriggerAction;
 import java.time.Instant;
+import java.util.AbstractMap;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * One action to decide on, as the caller has it: the trigger action, the wallet and workspace, an
@@ -36,11 +38,7 @@ public record Action(
 
     public Action {
         Objects.requireNonNull(action, "action");
-        Map<String, Map<String, Object>> copy = new LinkedHashMap<>();
-        for (Map.Entry<String, Map<String, Object>> e : sections.entrySet()) {
-            copy.put(e.getKey(), e.getValue() == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(e.getValue())));
-        }
-        sections = Collections.unmodifiableMap(copy);
+        sections = sections instanceof Sections frozen ? frozen : Sections.copyOf(sections);
     }
 
     /** A builder for an action of this trigger. */
@@ -48,16 +46,59 @@ public record Action(
         return new Builder(action);
     }
 
-    /** A copy of this action with another instant. */
+    /** A copy of this action with another instant; the sections are shared, not copied. */
     public Action withAt(Instant instant) {
         return new Action(id, action, walletId, workspaceId, instant, sections);
     }
 
-    /** A copy of this action with one section replaced (or added). */
+    /** A copy of this action with one section replaced (or added); only that section is copied. */
     public Action withSection(String name, Map<String, Object> fields) {
-        Map<String, Map<String, Object>> copy = new LinkedHashMap<>(sections);
-        copy.put(name, fields);
-        return new Action(id, action, walletId, workspaceId, at, copy);
+        return new Action(id, action, walletId, workspaceId, at, ((Sections) sections).with(name, fields));
+    }
+
+    /**
+     * The sections as this class copied them: an unmodifiable map of unmodifiable copies. Knowing its own copy,
+     * the constructor can share it instead of copying every section again ({@link #withAt}, {@link #withSection}).
+     */
+    private static final class Sections extends AbstractMap<String, Map<String, Object>> {
+        private final Map<String, Map<String, Object>> map;
+
+        private Sections(Map<String, Map<String, Object>> map) {
+            this.map = Collections.unmodifiableMap(map);
+        }
+
+        static Sections copyOf(Map<String, Map<String, Object>> sections) {
+            Map<String, Map<String, Object>> copy = new LinkedHashMap<>();
+            for (Map.Entry<String, Map<String, Object>> e : sections.entrySet()) {
+                copy.put(e.getKey(), frozen(e.getValue()));
+            }
+            return new Sections(copy);
+        }
+
+        Sections with(String name, Map<String, Object> fields) {
+            Map<String, Map<String, Object>> copy = new LinkedHashMap<>(map);
+            copy.put(name, frozen(fields));
+            return new Sections(copy);
+        }
+
+        private static Map<String, Object> frozen(Map<String, Object> fields) {
+            return fields == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
+        }
+
+        @Override
+        public Map<String, Object> get(Object key) {
+            return map.get(key);
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return map.containsKey(key);
+        }
+
+        @Override
+        public Set<Entry<String, Map<String, Object>>> entrySet() {
+            return map.entrySet();
+        }
     }
 
     /** Builds an {@link Action} field by field. Not thread-safe. */

@@ -28,7 +28,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * The window of length {@code W} as of instant {@code t} holds the entries with a time in
  * {@code (t - W, t]}: an entry exactly {@code W} old has left it, an entry at {@code t} is in it. An
  * action does not count itself: its figures are read before its decision and its attempt is recorded
- * after (see {@link StreamLedger}), so {@code withdrawal_count_1h} is the number of <em>earlier</em>
+ * after (see {@code dev.custody.engine.replay.StreamLedger}), so {@code withdrawal_count_1h} is the number of <em>earlier</em>
  * attempts, and two attempts at the same instant see each other in recording order.
  *
  * <h2>Exact arithmetic</h2>

@@ -2,7 +2,7 @@ package dev.custody.engine.document;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.custody.engine.payload.ActionJson;
+import dev.custody.engine.payload.ActionReader;
 import org.junit.jupiter.api.Test;
 
 /** A truncated JSON value is one plain line, without Jackson's "(start marker at [Source: …])" tail. */
@@ -18,8 +18,8 @@ class MalformedJsonMessageTest {
 
     @Test
     void aTruncatedActionLineIsOnePlainLine() {
-        ActionJson.Result r = ActionJson.parse("{\"id\": \"a-2\", \"action\": \"withdrawal.create\"");
-        assertEquals(new ActionJson.Error("malformed JSON at column 44: unexpected end-of-input: expected close marker "
-                + "for Object", null), r);
+        ActionReader.Result r = ActionReader.read("{\"id\": \"a-2\", \"action\": \"withdrawal.create\"");
+        assertEquals(new ActionReader.Malformed("malformed JSON at column 44: unexpected end-of-input: expected close marker "
+                + "for Object", "a-2", 44), r);
     }
 }

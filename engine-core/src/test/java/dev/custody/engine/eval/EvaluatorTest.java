@@ -44,7 +44,7 @@ class EvaluatorTest {
                 policy("p2", deny("d1", "withdrawal.value_usd > 100000"), deny("d2", "withdrawal.value_usd > 5000"),
                         deny("d3", "true")));
         Decision d = decide(b, withdrawal(7400).build());
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertEquals("p2", d.policyId());
         assertEquals("d2", d.ruleId());
         assertEquals("denied by d2", d.reason());
@@ -60,7 +60,7 @@ class EvaluatorTest {
                 policy("p1", deny("d1", "withdrawal.value_usd > 100000"), allow("a1", "withdrawal.value_usd > 9000")),
                 policy("p2", allow("a2", "withdrawal.is_whitelisted == false"), allow("a3", "true")));
         Decision d = decide(b, withdrawal(7400).build());
-        assertEquals(Outcome.ALLOW, d.decision());
+        assertEquals(Outcome.ALLOW, d.outcome());
         assertEquals("p2", d.policyId());
         assertEquals("a2", d.ruleId());
         assertEquals("allowed by a2", d.reason());
@@ -72,7 +72,7 @@ class EvaluatorTest {
     void noMatchWhenNothingIsTrue() {
         Decision d = decide(bundle(policy("p", deny("d", "withdrawal.value_usd > 1e6"),
                 allow("a", "withdrawal.is_whitelisted"))), withdrawal(7400).build());
-        assertEquals(Outcome.NO_MATCH, d.decision());
+        assertEquals(Outcome.NO_MATCH, d.outcome());
         assertNull(d.ruleId());
         assertNull(d.policyId());
         assertFalse(d.failClosed());
@@ -80,7 +80,7 @@ class EvaluatorTest {
 
     @Test
     void emptyBundleIsNoMatch() {
-        assertEquals(Outcome.NO_MATCH, decide(bundle(), withdrawal(1).build()).decision());
+        assertEquals(Outcome.NO_MATCH, decide(bundle(), withdrawal(1).build()).outcome());
     }
 
     @Test
@@ -89,7 +89,7 @@ class EvaluatorTest {
                 deny("needs-email", "has(principal.role) && principal.user_email == 'x@y.z'"),
                 deny("big", "withdrawal.value_usd > 5000")));
         Decision d = decide(b, withdrawal(7400).build());
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertEquals("big", d.ruleId());
         assertFalse(d.failClosed());
         assertEquals(TraceEntry.Result.ERROR, d.trace().get(0).result());
@@ -102,7 +102,7 @@ class EvaluatorTest {
                 deny("needs-email", "principal.user_email.endsWith('@evil.com')"),
                 allow("all", "true")));
         Decision d = decide(b, withdrawal(7400).build());
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertTrue(d.failClosed());
         assertEquals("needs-email", d.ruleId());
         assertNull(d.reason());
@@ -117,7 +117,7 @@ class EvaluatorTest {
                 allow("first", "true"),
                 allow("email", "principal.user_email == 'ops@example.com'")));
         Decision d = decide(b, withdrawal(10).build());
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertTrue(d.failClosed());
         assertEquals("email", d.ruleId());
     }
@@ -127,7 +127,7 @@ class EvaluatorTest {
         // CEL's || absorbs the absent-field error when the other side is true
         PolicyBundle b = bundle(policy("p", allow("a", "principal.user_email == 'x' || true")));
         Decision d = decide(b, withdrawal(10).build());
-        assertEquals(Outcome.ALLOW, d.decision());
+        assertEquals(Outcome.ALLOW, d.outcome());
         assertFalse(d.failClosed());
     }
 
@@ -140,7 +140,7 @@ class EvaluatorTest {
                 policy("rejected", "rejected", List.of(), deny("d3", "true")),
                 policy("active", "active", List.of(), disabled, allow("a", "true")));
         Decision d = decide(b, withdrawal(10).build());
-        assertEquals(Outcome.ALLOW, d.decision());
+        assertEquals(Outcome.ALLOW, d.outcome());
         assertEquals("a", d.ruleId());
         assertEquals(1, b.policyCount());
         assertEquals(1, b.ruleCount());
@@ -150,14 +150,14 @@ class EvaluatorTest {
     void aPolicyWithoutStatusIsActive() {
         Policy p = new Policy("p", "no status", null, Fixtures.GROUP, List.of(), List.of(deny("d", "true")), null, null,
                 null, null);
-        assertEquals(Outcome.DENY, decide(bundle(p), withdrawal(1).build()).decision());
+        assertEquals(Outcome.DENY, decide(bundle(p), withdrawal(1).build()).outcome());
     }
 
     @Test
     void rulesOfTheOtherTriggerActionAreNotKept() {
         Rule call = new Rule("c", "web3.contract_call", "true", "DENY", null, null);
         Decision d = decide(bundle(policy("p", call)), withdrawal(1).build());
-        assertEquals(Outcome.NO_MATCH, d.decision());
+        assertEquals(Outcome.NO_MATCH, d.outcome());
         assertTrue(d.trace().isEmpty());
     }
 
@@ -168,7 +168,7 @@ class EvaluatorTest {
                 policy("mine", "active", List.of(Fixtures.WALLET.toUpperCase()), allow("a-mine", "true")),
                 policy("all", "active", List.of(), allow("a-all", "true")));
         Decision d = decide(b, withdrawal(1).build());
-        assertEquals(Outcome.ALLOW, d.decision());
+        assertEquals(Outcome.ALLOW, d.outcome());
         assertEquals("a-mine", d.ruleId());
         assertEquals(List.of("a-mine", "a-all"), d.trace().stream().map(TraceEntry::ruleId).toList());
     }
@@ -180,7 +180,7 @@ class EvaluatorTest {
                 policy("bad", deny("typo", "withdrawal.amout > 1")));
         assertFalse(b.valid());
         Decision d = decide(b, withdrawal(1).build());
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertTrue(d.failClosed());
         assertEquals("policies do not compile: policy `bad` /rules/0/condition 1:12: error[unknown_field] "
                 + "unknown field `withdrawal.amout` (hint: did you mean `withdrawal.amount`?)", d.error());
@@ -191,7 +191,7 @@ class EvaluatorTest {
         Rule broken = new Rule("off", "withdrawal.create", "withdrawal.amout > 1", "DENY", null, false);
         PolicyBundle b = bundle(policy("p", broken, allow("a", "true")));
         assertTrue(b.valid());
-        assertEquals(Outcome.ALLOW, decide(b, withdrawal(1).build()).decision());
+        assertEquals(Outcome.ALLOW, decide(b, withdrawal(1).build()).outcome());
     }
 
     @Test
@@ -199,7 +199,7 @@ class EvaluatorTest {
         PolicyBundle b = bundle(policy("draft", "pending", List.of(), deny("d", "withdrawal.amout > 1")),
                 policy("p", allow("a", "true")));
         assertTrue(b.valid());
-        assertEquals(Outcome.ALLOW, decide(b, withdrawal(1).build()).decision());
+        assertEquals(Outcome.ALLOW, decide(b, withdrawal(1).build()).outcome());
     }
 
     @Test
@@ -242,7 +242,7 @@ class EvaluatorTest {
         assertMalformed(b, withdrawal(1).at(Instant.MIN).build(),
                 "malformed action: `at` `-1000000000-01-01T00:00:00Z` is out of the supported date range");
         // the JSON form reads such an instant (Instant.parse accepts it), so it must be refused here
-        Action fromJson = ((dev.custody.engine.payload.ActionJson.Ok) dev.custody.engine.payload.ActionJson.parse(
+        Action fromJson = ((dev.custody.engine.payload.ActionReader.Read) dev.custody.engine.payload.ActionReader.read(
                 "{\"action\": \"withdrawal.create\", \"wallet_id\": \"" + Fixtures.WALLET
                         + "\", \"at\": \"+1000000000-01-01T00:00:00Z\"}")).action();
         assertMalformed(b, fromJson,
@@ -273,7 +273,7 @@ class EvaluatorTest {
         Action bare = Action.builder(TriggerAction.WITHDRAWAL_CREATE).walletId(Fixtures.WALLET).at(Fixtures.TUESDAY_14H)
                 .field("withdrawal.value_usd", 10.0).build();
         Decision d = decide(b, bare);
-        assertEquals(Outcome.ALLOW, d.decision());
+        assertEquals(Outcome.ALLOW, d.outcome());
         assertEquals("email", d.ruleId());
         assertFalse(d.failClosed());
 
@@ -296,16 +296,16 @@ class EvaluatorTest {
                 .field("resource.method_selector", "0x12345678")
                 .build();
         Decision d = decide(bundle(policy("p", guarded)), call);
-        assertEquals(Outcome.NO_MATCH, d.decision());
+        assertEquals(Outcome.NO_MATCH, d.outcome());
         assertFalse(d.failClosed());
         Decision noResource = decide(bundle(policy("p", guarded)),
                 Action.builder(TriggerAction.WEB3_CONTRACT_CALL).walletId(Fixtures.WALLET).build());
-        assertEquals(Outcome.NO_MATCH, noResource.decision());
+        assertEquals(Outcome.NO_MATCH, noResource.outcome());
     }
 
     private void assertMalformed(PolicyBundle b, Action a, String error) {
         Decision d = decide(b, a);
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertTrue(d.failClosed());
         assertEquals(error, d.error());
     }
@@ -316,18 +316,18 @@ class EvaluatorTest {
         Evaluator at3am = Evaluator.builder().timeBudget(PATIENT)
                 .clock(Clock.fixed(Instant.parse("2026-11-03T03:00:00Z"), ZoneOffset.UTC)).build();
         Action noInstant = withdrawal(1).at(null).build();
-        assertEquals(Outcome.DENY, at3am.evaluate(b, noInstant).decision());
+        assertEquals(Outcome.DENY, at3am.evaluate(b, noInstant).outcome());
         // the action's own instant wins over the clock
-        assertEquals(Outcome.NO_MATCH, at3am.evaluate(b, withdrawal(1).at(Fixtures.TUESDAY_14H).build()).decision());
+        assertEquals(Outcome.NO_MATCH, at3am.evaluate(b, withdrawal(1).at(Fixtures.TUESDAY_14H).build()).outcome());
         assertEquals(Outcome.DENY,
-                at3am.evaluate(b, withdrawal(1).at(Instant.parse("2026-11-08T12:00:00Z")).build()).decision());
+                at3am.evaluate(b, withdrawal(1).at(Instant.parse("2026-11-08T12:00:00Z")).build()).outcome());
     }
 
     @Test
     void heterogeneousNumericComparisonsWork() {
         PolicyBundle b = bundle(policy("p", deny("d", "withdrawal.value_usd > 10000 && wallet.withdrawal_count_1h >= 2.0")));
-        assertEquals(Outcome.DENY, decide(b, withdrawal(10001).build()).decision());
-        assertEquals(Outcome.NO_MATCH, decide(b, withdrawal(10000).build()).decision());
+        assertEquals(Outcome.DENY, decide(b, withdrawal(10001).build()).outcome());
+        assertEquals(Outcome.NO_MATCH, decide(b, withdrawal(10000).build()).outcome());
     }
 
     @Test
@@ -340,7 +340,7 @@ class EvaluatorTest {
                 new PolicyValidator(unbounded));
         Evaluator e = Evaluator.builder().timeBudget(Duration.ofMillis(50)).build();
         Decision d = e.evaluate(b, withdrawal(1).build());
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertTrue(d.failClosed());
         assertEquals("slow", d.ruleId());
         assertEquals("time budget of 50 ms exceeded in rule `slow`", d.error());
@@ -354,7 +354,7 @@ class EvaluatorTest {
         for (PolicyBundle b : List.of(bundle(policy("p", allow("a", "true"))), bundle(policy("p", deny("a", "true"))),
                 bundle(policy("p", deny("d", "false"), allow("a", "true"))))) {
             Decision d = instant.evaluate(b, withdrawal(1).build());
-            assertEquals(Outcome.DENY, d.decision());
+            assertEquals(Outcome.DENY, d.outcome());
             assertTrue(d.failClosed());
             assertEquals(b.rules().get(0).ruleId(), d.ruleId());
             assertTrue(d.error().startsWith("time budget of 0 µs exceeded in rule"), d.error());
@@ -369,7 +369,7 @@ class EvaluatorTest {
         // a generous budget, so that the iteration bound (not the clock) stops it
         Evaluator patient = Evaluator.builder().timeBudget(Duration.ofSeconds(30)).build();
         Decision d = patient.evaluate(b, withdrawal(1).build());
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertTrue(d.failClosed());
         assertEquals("rule `slow` failed: iteration budget exceeded: 10000 (at 1:406)", d.error());
     }
@@ -391,11 +391,11 @@ class EvaluatorTest {
                 .field("resource.decoded_args", java.util.Map.of("to", "0x1111111111111111111111111111111111111111",
                         "value", "1000000"))
                 .build();
-        assertEquals(Outcome.ALLOW, decide(b, call).decision());
+        assertEquals(Outcome.ALLOW, decide(b, call).outcome());
         Action unrecognized = call.withSection("resource", java.util.Map.of("network_code", "ETHEREUM_MAINNET",
                 "contract_address", "0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48", "method_selector", "0x12345678",
                 "value_wei", "0", "gas_limit", 60000, "decoded_args", java.util.Map.of()));
-        assertEquals(Outcome.NO_MATCH, decide(b, unrecognized).decision());
+        assertEquals(Outcome.NO_MATCH, decide(b, unrecognized).outcome());
     }
 
     @Test
@@ -412,14 +412,14 @@ class EvaluatorTest {
                 .field("resource.method_selector", "0x22895118")
                 .build();
         Decision allow = decide(bundle(policy("p", guarded)), call);
-        assertEquals(Outcome.NO_MATCH, allow.decision(), String.valueOf(allow.error()));
+        assertEquals(Outcome.NO_MATCH, allow.outcome(), String.valueOf(allow.error()));
         Decision deny = decide(bundle(policy("p", unlessRecognized)), call);
-        assertEquals(Outcome.DENY, deny.decision());
+        assertEquals(Outcome.DENY, deny.outcome());
         assertFalse(deny.failClosed());
         assertEquals("unknown-calls", deny.ruleId());
         // a call without any resource section is treated the same way for decoded_args
         Action bare = Action.builder(TriggerAction.WEB3_CONTRACT_CALL).walletId(Fixtures.WALLET).at(Fixtures.TUESDAY_14H)
                 .build();
-        assertEquals(Outcome.NO_MATCH, decide(bundle(policy("p", guarded)), bare).decision());
+        assertEquals(Outcome.NO_MATCH, decide(bundle(policy("p", guarded)), bare).outcome());
     }
 }

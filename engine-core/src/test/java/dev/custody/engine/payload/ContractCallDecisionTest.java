@@ -19,7 +19,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Actions whose {@code resource} is derived from a raw transaction, read by ActionJson and decided. */
+/** Actions whose {@code resource} is derived from a raw transaction, read by ActionReader and decided. */
 class ContractCallDecisionTest {
     private static final String ALLOWLISTED = "0x" + BINANCE_14;
     private static final String STRANGER = "0x1111111111111111111111111111111111111111";
@@ -52,12 +52,12 @@ class ContractCallDecisionTest {
                 + " \"raw_transaction\": {" + rawFields + ", \"chainId\": 1}}";
     }
 
-    private static ActionJson.Ok ok(String json) {
-        return assertInstanceOf(ActionJson.Ok.class, ActionJson.parse(json));
+    private static ActionReader.Read ok(String json) {
+        return assertInstanceOf(ActionReader.Read.class, ActionReader.read(json));
     }
 
-    private static ActionJson.Error error(String json) {
-        return assertInstanceOf(ActionJson.Error.class, ActionJson.parse(json));
+    private static ActionReader.Malformed error(String json) {
+        return assertInstanceOf(ActionReader.Malformed.class, ActionReader.read(json));
     }
 
     private Decision decide(String json) {
@@ -71,12 +71,12 @@ class ContractCallDecisionTest {
 
     @Test
     void aTransferToAnAllowlistedAddressIsAllowed() {
-        ActionJson.Ok ok = ok(line(TRANSFER));
+        ActionReader.Read ok = ok(line(TRANSFER));
         assertEquals(List.of(), ok.notes());
         assertEquals(Map.of("to", ALLOWLISTED, "value", "1000000000"),
                 ok.action().sections().get("resource").get("decoded_args"));
         Decision d = evaluator.evaluate(BUNDLE, ok.action());
-        assertEquals(Outcome.ALLOW, d.decision());
+        assertEquals(Outcome.ALLOW, d.outcome());
         assertEquals("allowlisted", d.ruleId());
     }
 
@@ -84,7 +84,7 @@ class ContractCallDecisionTest {
     void aTransferToAnyoneElseIsDenied() {
         String data = "0xa9059cbb" + PAD + STRANGER.substring(2) + TRANSFER.substring(10 + 64);
         Decision d = decide(line(data));
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertEquals("not-allowlisted", d.ruleId());
         assertFalse(d.failClosed());
     }
@@ -93,47 +93,47 @@ class ContractCallDecisionTest {
     void dirtyPaddingCannotSmuggleAnAllowlistedAddress() {
         // the low 20 bytes are the allowlisted address, but the word is not a valid address encoding
         String data = "0xa9059cbb" + "0000000000000000000000ff" + BINANCE_14 + TRANSFER.substring(10 + 64);
-        ActionJson.Ok ok = ok(line(data));
+        ActionReader.Read ok = ok(line(data));
         assertEquals(1, ok.notes().size());
         Decision d = evaluator.evaluate(BUNDLE, ok.action());
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertEquals("not-allowlisted", d.ruleId());
     }
 
     @Test
     void anAppendedWordCannotSmuggleAnAllowlistedTransferEither() {
         Decision d = decide(line(TRANSFER + "00".repeat(32)));
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertEquals("not-allowlisted", d.ruleId());
     }
 
     @Test
     void anUnlimitedApproveIsDenied() {
         Decision d = decide(line(ContractCallDecoderTest.APPROVE_MAX));
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertEquals("unlimited-approve", d.ruleId());
     }
 
     @Test
     void anUnrecognizedCallMatchesNothing() {
         Decision d = decide(line("0x38ed1739" + "00".repeat(160)));
-        assertEquals(Outcome.NO_MATCH, d.decision());
+        assertEquals(Outcome.NO_MATCH, d.outcome());
     }
 
     @Test
     void aPlainValueTransferFailsClosedOnARuleThatReadsTheSelector() {
-        ActionJson.Ok ok = ok(line("\"to\": \"" + USDC + "\", \"value\": \"1000\", \"gasLimit\": 21000", ""));
+        ActionReader.Read ok = ok(line("\"to\": \"" + USDC + "\", \"value\": \"1000\", \"gasLimit\": 21000", ""));
         assertEquals(List.of("no calldata (a plain value transfer): `resource.method_selector` is absent",
                 "`method_name` `transfer` does not match the selector (none); rules see the selector as sent"),
                 ok.notes());
         Decision d = evaluator.evaluate(BUNDLE, ok.action());
-        assertEquals(Outcome.DENY, d.decision());
+        assertEquals(Outcome.DENY, d.outcome());
         assertTrue(d.failClosed());
     }
 
     @Test
     void malformedHexIsALineErrorNamingTheField() {
-        ActionJson.Error e = error(line("\"to\": \"0x12\", \"data\": \"" + TRANSFER + "\"", ""));
+        ActionReader.Malformed e = error(line("\"to\": \"0x12\", \"data\": \"" + TRANSFER + "\"", ""));
         assertEquals("`raw_transaction.to` `0x12` is not an address (`0x` and 40 hex digits)", e.message());
         assertEquals("c-1", e.id());
         assertEquals("`raw_transaction.value` `0x1g` is not a hex (`0x…`) or decimal integer",

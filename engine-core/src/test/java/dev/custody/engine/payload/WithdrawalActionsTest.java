@@ -104,13 +104,13 @@ class WithdrawalActionsTest {
                 SettlementStatus.SUCCESS, NOW.minus(Duration.ofHours(3)));
 
         Decision small = evaluator.evaluate(b, action("5000", KNOWN));
-        assertEquals(Outcome.ALLOW, small.decision());
+        assertEquals(Outcome.ALLOW, small.outcome());
         assertEquals("trusted", small.ruleId());
 
-        assertEquals(Outcome.NO_MATCH, evaluator.evaluate(b, action("5000", FRESH)).decision());
+        assertEquals(Outcome.NO_MATCH, evaluator.evaluate(b, action("5000", FRESH)).outcome());
 
         Decision big = evaluator.evaluate(b, action("25000", KNOWN));
-        assertEquals(Outcome.DENY, big.decision());
+        assertEquals(Outcome.DENY, big.outcome());
         assertEquals("daily-cap", big.ruleId());
 
         for (int i = 0; i < 5; i++) {

@@ -14,7 +14,7 @@ import dev.custody.engine.eval.Evaluator;
 import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.eval.TraceEntry;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionJson;
+import dev.custody.engine.payload.ActionReader;
 import dev.custody.engine.payload.PayloadResult;
 import dev.custody.engine.payload.PayloadValidator;
 import dev.custody.engine.policy.Policy;
@@ -66,7 +66,7 @@ class EvaluatorProperties {
         for (boolean explain : new boolean[] {false, true}) {
             Decision d = DEFAULT.evaluate(b, s.action(), explain);
             assertWellFormed(d);
-            Statistics.label("decision").collect(d.decision(), d.failClosed() ? "fail-closed" : "by rule");
+            Statistics.label("decision").collect(d.outcome(), d.failClosed() ? "fail-closed" : "by rule");
         }
     }
 
@@ -78,7 +78,7 @@ class EvaluatorProperties {
         // the payload check itself never throws, and whatever it refuses is denied, fail-closed, as malformed
         PayloadResult checked = PayloadValidator.validate(a, NOW);
         if (checked instanceof PayloadResult.Invalid invalid) {
-            assertEquals(Outcome.DENY, d.decision());
+            assertEquals(Outcome.DENY, d.outcome());
             assertTrue(d.failClosed());
             if (b.valid()) {
                 assertEquals("malformed action: " + invalid.error(), d.error());
@@ -89,31 +89,31 @@ class EvaluatorProperties {
 
     @Property(tries = 200)
     void actionJsonNeverThrowsAndWhatItReadsIsDecided(@ForAll("actionJson") String line) {
-        ActionJson.Result r = ActionJson.parse(line);
+        ActionReader.Result r = ActionReader.read(line);
         assertNotNull(r);
-        if (r instanceof ActionJson.Ok ok) {
+        if (r instanceof ActionReader.Read ok) {
             assertWellFormed(DEFAULT.evaluate(bundle(List.of(Fixtures.policy("p", Fixtures.allow("a", "true")))),
                     ok.action(), true));
         } else {
-            ActionJson.Error e = (ActionJson.Error) r;
+            ActionReader.Malformed e = (ActionReader.Malformed) r;
             assertFalse(e.message().isBlank());
             assertFalse(e.message().contains("\n"), e.message());
         }
-        Statistics.label("read").collect(r instanceof ActionJson.Ok ? "ok" : "error");
+        Statistics.label("read").collect(r instanceof ActionReader.Read ? "ok" : "error");
     }
 
     private static void assertWellFormed(Decision d) {
         assertNotNull(d);
-        assertNotNull(d.decision());
+        assertNotNull(d.outcome());
         if (d.failClosed()) {
-            assertEquals(Outcome.DENY, d.decision());
+            assertEquals(Outcome.DENY, d.outcome());
             assertNotNull(d.error());
             assertFalse(d.error().contains("\n"), d.error());
             assertFalse(d.error().startsWith("internal error"), d.error());
         } else {
             assertNull(d.error());
         }
-        if (d.decision() == Outcome.NO_MATCH) {
+        if (d.outcome() == Outcome.NO_MATCH) {
             assertNull(d.ruleId());
         } else if (!d.failClosed()) {
             assertNotNull(d.ruleId());
@@ -128,8 +128,8 @@ class EvaluatorProperties {
 
     @Property(tries = 200)
     void addingADenyRuleNeverLoosensADecision(@ForAll("withExtraDeny") WithDeny w) {
-        Outcome before = PATIENT.evaluate(bundle(w.before().policies()), w.before().action()).decision();
-        Outcome after = PATIENT.evaluate(bundle(w.after().policies()), w.after().action()).decision();
+        Outcome before = PATIENT.evaluate(bundle(w.before().policies()), w.before().action()).outcome();
+        Outcome after = PATIENT.evaluate(bundle(w.after().policies()), w.after().action()).outcome();
         if (before == Outcome.DENY) {
             assertEquals(Outcome.DENY, after, "a DENY turned into " + after + " by a DENY rule " + w.where());
         }
@@ -148,7 +148,7 @@ class EvaluatorProperties {
         boolean trueDeny = expected.runs().stream().anyMatch(r -> r.effect() == Effect.DENY && r.isTrue());
         Decision d = PATIENT.evaluate(bundle(s.policies()), s.action());
         if (anyError && !trueDeny) {
-            assertEquals(Outcome.DENY, d.decision());
+            assertEquals(Outcome.DENY, d.outcome());
             assertTrue(d.failClosed(), "a rule failed and no DENY rule is true: " + d);
         }
         if (!anyError && !expected.failClosed()) {
@@ -162,9 +162,9 @@ class EvaluatorProperties {
     void decisionAndAttributionMatchTheBruteForceOracle(@ForAll("validScenario") Scenario s) {
         Oracle.Expected expected = ORACLE.decide(s.policies(), s.action(), NOW);
         Decision d = PATIENT.evaluate(bundle(s.policies()), s.action(), true);
-        String what = "expected " + expected.decision() + (expected.failClosed() ? " fail-closed" : "") + " by "
+        String what = "expected " + expected.outcome() + (expected.failClosed() ? " fail-closed" : "") + " by "
                 + expected.policyId() + "/" + expected.ruleId() + ", got " + d;
-        assertEquals(expected.decision(), d.decision(), what);
+        assertEquals(expected.outcome(), d.outcome(), what);
         assertEquals(expected.failClosed(), d.failClosed(), what);
         assertEquals(expected.policyId(), d.policyId(), what);
         assertEquals(expected.ruleId(), d.ruleId(), what);
@@ -172,7 +172,7 @@ class EvaluatorProperties {
         // rules in declaration order up to the first failure
         assertEquals(expectedTrace(expected.runs()), d.trace().stream()
                 .map(t -> t.policyId() + "/" + t.ruleId() + " " + t.effect() + " " + t.result()).toList(), what);
-        Statistics.label("decision").collect(expected.decision(), expected.failClosed() ? "fail-closed" : "by rule")
+        Statistics.label("decision").collect(expected.outcome(), expected.failClosed() ? "fail-closed" : "by rule")
                 .coverage(c -> {
                     // about 12, 13, 30 and 45 % with the current generators: far enough from the bounds
                     c.check(Outcome.ALLOW, "by rule").percentage(p -> p >= 4);

@@ -50,7 +50,7 @@ final class Oracle {
     }
 
     /** What the engine must decide, and every kept rule's result (empty when decided before any rule). */
-    record Expected(Outcome decision, boolean failClosed, String policyId, String ruleId, List<Run> runs) {}
+    record Expected(Outcome outcome, boolean failClosed, String policyId, String ruleId, List<Run> runs) {}
 
     Expected decide(List<Policy> policies, Action action, Instant now) {
         for (Policy p : policies) {

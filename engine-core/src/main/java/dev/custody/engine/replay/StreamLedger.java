@@ -1,41 +1,42 @@
-package dev.custody.engine.velocity;
+package dev.custody.engine.replay;
 
-import dev.custody.engine.diagnostic.Suggestions;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.payload.Action;
+import dev.custody.engine.payload.ActionReader;
 import dev.custody.engine.schema.TriggerAction;
-import java.math.BigDecimal;
-import java.math.BigInteger;
+import dev.custody.engine.velocity.Settlement;
+import dev.custody.engine.velocity.SettlementStatus;
+import dev.custody.engine.velocity.Velocity;
+import dev.custody.engine.velocity.VelocityException;
+import dev.custody.engine.velocity.VelocityLedger;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
- * The velocity ledger of a replay (DESIGN §4): it derives the {@code wallet} and {@code workspace}
+ * The velocity ledger of a replay (docs/design.md §4): it derives the {@code wallet} and {@code workspace}
  * sections of withdrawal actions from the earlier records of the stream.
  *
  * <p>The replay calls it for every record, in stream order:
  * <pre>{@code
  * StreamLedger velocity = new StreamLedger(VelocityLedger.create(), assumeSettled, clock);
- * // an event record (a map with an "event" key): Applied, or Rejected = a malformed line
- * StreamLedger.EventResult r = velocity.onEvent(record);
+ * // a settlement record: Applied, or Rejected = a malformed line
+ * StreamLedger.EventResult r = velocity.apply(settlement);
  * // an action:
  * StreamLedger.Prepared p = velocity.prepare(action);
  * Decision d = p instanceof StreamLedger.Ready ready
- *         ? evaluator.evaluate(bundle, ready.action(), explain)
- *         : Decision.failClosed(action.id(), action.action(), ((StreamLedger.Unavailable) p).error(), 0);
+ *         ? engine.evaluate(ready.action(), explain)
+ *         : Decision.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION,
+ *                 ((StreamLedger.Unavailable) p).error(), 0);
  * velocity.record(p.action(), d);
  * }</pre>
  *
  * <ul>
- *   <li>{@code {"event": "withdrawal.settled", "wallet_id", "workspace_id", "network_code", "value_usd",
- *       "status": "executed"|"success"|"failed", "at"}} records realize outflow ({@code failed} counts
- *       nothing); an optional {@code id} is allowed; anything else is a malformed line.
+ *   <li>{@link Settlement} records (read by {@link ActionReader}) realize outflow ({@code failed} counts
+ *       nothing).
  *   <li>{@link #prepare}: a withdrawal whose {@code wallet} or {@code workspace} section is absent gets it
  *       from the ledger as of its {@code at}; a section given in the action, even empty, is used as given.
  *       An action without {@code at} is given the clock's instant, so the velocity and {@code context.*}
@@ -52,13 +53,6 @@ import java.util.Set;
  * from one thread for the figures to mean anything.
  */
 public final class StreamLedger {
-    /** The event type that realizes outflow. */
-    public static final String SETTLED = "withdrawal.settled";
-
-    private static final List<String> EVENT_FIELDS =
-            List.of("event", "id", "wallet_id", "workspace_id", "network_code", "value_usd", "status", "at");
-    private static final Set<String> EVENT_FIELD_SET = Set.copyOf(EVENT_FIELDS);
-
     private final VelocityLedger ledger;
     private final boolean assumeSettled;
     private final Clock clock;
@@ -80,57 +74,28 @@ public final class StreamLedger {
         return ledger;
     }
 
-    /** Whether a parsed JSON record is an event record (it has an {@code event} key) rather than an action. */
-    public static boolean isEvent(Map<String, ?> record) {
-        return record.containsKey("event");
-    }
-
-    /** What became of an event record. */
+    /** What became of a settlement record. */
     public sealed interface EventResult permits Applied, Rejected {}
 
-    /** The event was applied to the ledger. */
+    /** The settlement was applied to the ledger. */
     public record Applied() implements EventResult {}
 
     /**
-     * The event is malformed: the replay reports the line as malformed.
+     * The ledger refused the settlement (a value or instant out of its range): the replay reports the line as
+     * malformed.
      *
-     * @param message one line naming the field
+     * @param message one line
      * @param id the record's {@code id} when it has one, else null
      */
     public record Rejected(String message, String id) implements EventResult {}
 
-    /** Applies one event record. Never throws for malformed content. */
-    public EventResult onEvent(Map<String, ?> record) {
-        Object rawId = record.get("id");
-        String id = rawId == null ? null : String.valueOf(rawId);
-        Object event = record.get("event");
-        if (!SETTLED.equals(event)) {
-            String name = String.valueOf(event);
-            String hint = Suggestions.closest(name, List.of(SETTLED)).map(s -> " (did you mean `" + s + "`?)").orElse("");
-            return new Rejected("unknown event `" + clip(name) + "`" + hint, id);
-        }
-        for (String key : record.keySet()) {
-            if (!EVENT_FIELD_SET.contains(key)) {
-                String hint = Suggestions.closest(key, EVENT_FIELDS).map(s -> " (did you mean `" + s + "`?)").orElse("");
-                return new Rejected("unknown property `" + clip(key) + "` in a `" + SETTLED + "` record" + hint, id);
-            }
-        }
+    /** Applies one settlement record (as {@link ActionReader} read it). Never throws for out-of-range content. */
+    public EventResult apply(Settlement settlement) {
         try {
-            String wallet = text(record, "wallet_id");
-            String workspace = text(record, "workspace_id");
-            String network = text(record, "network_code");
-            BigDecimal value = usd(record.get("value_usd"));
-            Object rawStatus = record.get("status");
-            SettlementStatus status = rawStatus instanceof String s ? SettlementStatus.fromWireName(s).orElse(null) : null;
-            if (status == null) {
-                throw new IllegalArgumentException("`status` must be `executed`, `success` or `failed`"
-                        + (rawStatus == null ? "" : ", not `" + clip(String.valueOf(rawStatus)) + "`"));
-            }
-            Instant at = instant(record.get("at"));
-            ledger.recordSettlement(workspace, wallet, network, value, status, at);
+            settlement.applyTo(ledger);
             return new Applied();
         } catch (IllegalArgumentException e) {
-            return new Rejected(e.getMessage(), id);
+            return new Rejected(e.getMessage(), settlement.id());
         }
     }
 
@@ -239,7 +204,7 @@ public final class StreamLedger {
                 if (value == null) {
                     notes.add("outflow not realized: `withdrawal.value_usd` is absent");
                 } else {
-                    ledger.recordSettlement(action.workspaceId(), action.walletId(), network(action), usd(value),
+                    ledger.recordSettlement(action.workspaceId(), action.walletId(), network(action), ActionReader.usd(value),
                             SettlementStatus.EXECUTED, at);
                 }
             }
@@ -263,62 +228,5 @@ public final class StreamLedger {
         Map<String, Object> w = a.sections().get("withdrawal");
         Object n = w == null ? null : w.get("network_code");
         return n instanceof String s && !s.isEmpty() ? s : null;
-    }
-
-    private static String text(Map<String, ?> record, String key) {
-        Object v = record.get(key);
-        if (v == null) {
-            throw new IllegalArgumentException("`" + key + "` is missing");
-        }
-        if (!(v instanceof String s) || s.isEmpty()) {
-            throw new IllegalArgumentException("`" + key + "` must be a non-empty string");
-        }
-        return s;
-    }
-
-    private static BigDecimal usd(Object v) {
-        if (v == null) {
-            throw new IllegalArgumentException("`value_usd` is missing");
-        }
-        BigDecimal d;
-        if (v instanceof BigDecimal b) {
-            d = b;
-        } else if (v instanceof Double || v instanceof Float) {
-            double x = ((Number) v).doubleValue();
-            if (!Double.isFinite(x)) {
-                throw new IllegalArgumentException("`value_usd` must be a finite number");
-            }
-            // the shortest decimal that reads back as this double: 0.1 stays 0.1
-            d = BigDecimal.valueOf(x);
-        } else if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte) {
-            d = BigDecimal.valueOf(((Number) v).longValue());
-        } else if (v instanceof BigInteger b) {
-            d = new BigDecimal(b);
-        } else {
-            throw new IllegalArgumentException("`value_usd` must be a number");
-        }
-        if (d.signum() < 0) {
-            throw new IllegalArgumentException("`value_usd` must not be negative, got " + d.toPlainString());
-        }
-        return d;
-    }
-
-    private static Instant instant(Object v) {
-        if (v == null) {
-            throw new IllegalArgumentException("`at` is missing");
-        }
-        if (v instanceof String s) {
-            try {
-                return Instant.parse(s);
-            } catch (DateTimeParseException e) {
-                // fall through
-            }
-        }
-        throw new IllegalArgumentException("`at` `" + clip(String.valueOf(v))
-                + "` is not an ISO-8601 instant such as `2026-11-02T14:05:00Z`");
-    }
-
-    private static String clip(String s) {
-        return s.length() <= 64 ? s : s.substring(0, 61) + "...";
     }
 }

@@ -1,4 +1,4 @@
-package dev.custody.engine.velocity;
+package dev.custody.engine.replay;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -8,10 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.custody.engine.Fixtures;
 import dev.custody.engine.bundle.PolicyBundle;
 import dev.custody.engine.eval.Decision;
+import dev.custody.engine.eval.FailureKind;
 import dev.custody.engine.eval.Evaluator;
 import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionJson;
+import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.velocity.VelocityLedger;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
@@ -55,21 +57,24 @@ class StreamLedgerTest {
         Evaluator evaluator = relaxedEvaluator();
         List<String> out = new ArrayList<>();
         for (String line : lines) {
-            @SuppressWarnings("unchecked")
-            Map<String, Object> record = JSON.readValue(line, Map.class);
-            if (StreamLedger.isEvent(record)) {
-                if (velocity.onEvent(record) instanceof StreamLedger.Rejected r) {
+            ActionReader.Result read = ActionReader.read(line);
+            if (read instanceof ActionReader.Malformed m) {
+                out.add("event error: " + m.message());
+                continue;
+            }
+            if (read instanceof ActionReader.SettlementRead s) {
+                if (velocity.apply(s.settlement()) instanceof StreamLedger.Rejected r) {
                     out.add("event error: " + r.message());
                 }
                 continue;
             }
-            Action action = ((ActionJson.Ok) ActionJson.fromMap(record)).action();
+            Action action = ((ActionReader.Read) read).action();
             StreamLedger.Prepared p = velocity.prepare(action);
             Decision d = p instanceof StreamLedger.Ready ready
                     ? evaluator.evaluate(BUNDLE, ready.action())
-                    : Decision.failClosed(action.id(), action.action(), ((StreamLedger.Unavailable) p).error(), 0);
+                    : Decision.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION, ((StreamLedger.Unavailable) p).error(), 0);
             velocity.record(p.action(), d);
-            out.add(action.id() + " " + d.decision() + (d.ruleId() == null ? "" : " " + d.ruleId())
+            out.add(action.id() + " " + d.outcome() + (d.ruleId() == null ? "" : " " + d.ruleId())
                     + (d.failClosed() ? " fail_closed" : ""));
         }
         return out;
@@ -166,17 +171,17 @@ class StreamLedgerTest {
         assertEquals(List.of("velocity not derived: `workspace_id` is missing"), r.notes());
         assertTrue(!r.action().sections().containsKey("wallet"));
         assertEquals(List.of("attempt not recorded: `workspace_id` is missing"),
-                velocity.record(r.action(), Decision.failClosed("g1", noWorkspace.action(), "x", 0)));
+                velocity.record(r.action(), Decision.failClosed("g1", noWorkspace.action(), FailureKind.MALFORMED_ACTION, "x", 0)));
     }
 
     @Test
     void contractCallsPassThrough() {
         StreamLedger velocity = new StreamLedger(VelocityLedger.create(), true, CLOCK);
-        Action call = ((ActionJson.Ok) ActionJson.parse("{\"action\": \"web3.contract_call\", \"wallet_id\": \"" + W
+        Action call = ((ActionReader.Read) ActionReader.read("{\"action\": \"web3.contract_call\", \"wallet_id\": \"" + W
                 + "\", \"at\": \"2026-11-03T14:00:00Z\", \"resource\": {}}")).action();
         StreamLedger.Ready r = assertInstanceOf(StreamLedger.Ready.class, velocity.prepare(call));
         assertEquals(call, r.action());
-        assertEquals(List.of(), velocity.record(call, Decision.failClosed(null, call.action(), "x", 0)));
+        assertEquals(List.of(), velocity.record(call, Decision.failClosed(null, call.action(), FailureKind.MALFORMED_ACTION, "x", 0)));
         assertTrue(velocity.ledger().watermark().isEmpty());
     }
 
@@ -193,11 +198,15 @@ class StreamLedgerTest {
             "{'event': 'withdrawal.settled', 'wallet_id': 5, 'workspace_id': 's', 'network_code': 'n', 'value_usd': 5, 'status': 'success', 'at': '2026-11-03T14:00:00Z'} | `wallet_id` must be a non-empty string",
     })
     void malformedEventsAreRejected(String json, String message) throws Exception {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> record = JSON.readValue(json.replace('\'', '"'), Map.class);
-        StreamLedger velocity = new StreamLedger(VelocityLedger.create(), false, CLOCK);
-        StreamLedger.Rejected r = assertInstanceOf(StreamLedger.Rejected.class, velocity.onEvent(record));
-        assertEquals(message, r.message());
+        // the reader refuses what it can check alone; the ledger, what is out of its range (1e20 USD)
+        ActionReader.Result read = ActionReader.read(json.replace('\'', '"'));
+        if (read instanceof ActionReader.SettlementRead s) {
+            StreamLedger velocity = new StreamLedger(VelocityLedger.create(), false, CLOCK);
+            StreamLedger.Rejected r = assertInstanceOf(StreamLedger.Rejected.class, velocity.apply(s.settlement()));
+            assertEquals(message, r.message());
+        } else {
+            assertEquals(message, assertInstanceOf(ActionReader.Malformed.class, read).message());
+        }
     }
 
     /** A budget far above the default: these tests are not about it, and a busy shared core must not fail them. */

@@ -1,7 +1,5 @@
-package dev.custody.cli.command;
+package dev.custody.engine.bundle;
 
-import dev.custody.engine.bundle.BoundRule;
-import dev.custody.engine.bundle.PolicyBundle;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.Payload;
 import dev.custody.engine.payload.PayloadResult;
@@ -16,30 +14,31 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * Runs every rule of a bundle once on a synthetic payload before the real actions.
+ * Runs every rule of a freshly built bundle once on a synthetic payload, before it decides real actions.
  *
- * <p>Why: the first evaluation in a fresh JVM loads and links cel-java's interpreter classes (and re2j for
- * {@code matches}, and so on), which on a busy machine can take longer than the 100 ms time budget. The
- * engine would then fail-closed the first action of a replay for a reason that has nothing to do with the
- * policies, making results depend on the machine's load. Conditions are pure, so evaluating them once
- * beforehand, with a generous deadline, changes nothing but the timing. Stateless.
+ * <p>Why: the first evaluation of a rule in a fresh JVM loads and links cel-java's interpreter classes (and
+ * re2j for {@code matches}, and so on), which on a busy machine can take longer than the 100 ms time budget.
+ * The first real action would then be denied for a reason that has nothing to do with the policies.
+ * Conditions are pure, so evaluating them once beforehand, with a generous deadline, changes nothing but the
+ * timing. Results (true, false, an error on the synthetic payload) are ignored. Stateless and thread-safe.
  */
 final class Warmup {
     private static final long GENEROUS_NANOS = Duration.ofSeconds(10).toNanos();
+    private static final String WALLET = "00000000-0000-4000-8000-000000000000";
     private static final Map<TriggerAction, Payload> PAYLOADS = new EnumMap<>(TriggerAction.class);
 
     private Warmup() {}
 
-    static void bundle(PolicyBundle bundle) {
+    static void run(PolicyBundle bundle) {
         for (BoundRule rule : bundle.rules()) {
             rule.condition().evaluate(payload(rule.condition().action()), System.nanoTime() + GENEROUS_NANOS);
         }
     }
 
     /** A well-formed payload with every field of the action set to a plain value. */
-    static synchronized Payload payload(TriggerAction action) {
+    private static synchronized Payload payload(TriggerAction action) {
         return PAYLOADS.computeIfAbsent(action, a -> {
-            Action.Builder b = Action.builder(a).id("warm-up").walletId(EvalCommand.PLACEHOLDER_WALLET);
+            Action.Builder b = Action.builder(a).id("warm-up").walletId(WALLET);
             for (Section s : FieldSchema.sections(a)) {
                 if (s == Section.CONTEXT) {
                     continue;

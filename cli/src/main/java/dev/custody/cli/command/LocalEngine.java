@@ -1,0 +1,111 @@
+package dev.custody.cli.command;
+
+import dev.custody.cli.Compilers;
+import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.PolicyEngine;
+import dev.custody.engine.PolicySource;
+import dev.custody.engine.bundle.BundleError;
+import dev.custody.engine.policy.Finding;
+import dev.custody.engine.policy.PolicyDocument;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A {@link PolicyEngine} over policy files read once, as every deciding verb uses it: the CLI is a client of
+ * the engine a service embeds, so its decisions are the engine's (docs/design.md §3), including fail-closed ones.
+ *
+ * <p>It adds only the reporting a command line needs: files that do not read cleanly are reported on stderr up
+ * front (every action is then denied, failure {@code load}), and a bundle that does not compile is reported
+ * the first time it is loaded, each error at file:line:column (its workspace's actions are then denied,
+ * failure {@code compile}). {@link #failed()} says whether either happened, for the exit code.
+ *
+ * <p>Offline verbs decide a timed-out action once more ({@link PolicyEngine.Builder#redecideTimeBudget}), so a
+ * stalled machine does not decide it. Thread-safe (stderr writes are synchronized).
+ */
+final class LocalEngine {
+    private final FilePolicySource source;
+    private final PolicyEngine engine;
+    private final PrintWriter err;
+    private final String label;
+    private final Set<List<BundleError>> reported = Collections.newSetFromMap(new IdentityHashMap<>());
+    private volatile boolean failed;
+
+    private LocalEngine(FilePolicySource source, Clock clock, Duration budget, PrintWriter err, String label) {
+        this.source = source;
+        this.err = err;
+        this.label = label;
+        this.engine = PolicyEngine.builder(source)
+                .compiler(Compilers.shared())
+                .clock(clock)
+                .timeBudget(budget)
+                .redecideTimeBudget(true)
+                .loadListener(new PolicyEngine.LoadListener() {
+                    @Override
+                    public void loaded(String workspaceId, List<BundleError> errors) {
+                        if (!errors.isEmpty()) {
+                            report(workspaceId, errors);
+                        }
+                    }
+
+                    @Override
+                    public void failed(String workspaceId, String message) {
+                        LocalEngine.this.failed = true;
+                    }
+                })
+                .build();
+        List<Finding> readErrors = source.readErrors();
+        if (!readErrors.isEmpty()) {
+            failed = true;
+            err.println("error: the " + label + " could not be loaded; every action is denied (fail_closed):");
+            readErrors.forEach(f -> err.println("  " + f.oneLine()));
+        }
+    }
+
+    /**
+     * Reads the policy files under {@code paths} (a missing path throws {@link java.nio.file.NoSuchFileException}).
+     *
+     * @param label how to name this policy set in messages ({@code "policies"}, {@code "base policies"}, …)
+     */
+    static LocalEngine read(List<Path> paths, Clock clock, Duration budget, PrintWriter err, String label)
+            throws IOException {
+        return of(FilePolicySource.read(paths), clock, budget, err, label);
+    }
+
+    /** An engine over policy documents already read. */
+    static LocalEngine of(FilePolicySource source, Clock clock, Duration budget, PrintWriter err, String label) {
+        return new LocalEngine(source, clock, budget, err, label);
+    }
+
+    PolicyEngine engine() {
+        return engine;
+    }
+
+    List<PolicyDocument> documents() {
+        return source.documents();
+    }
+
+    /** Whether the policies failed to load or some bundle did not compile. */
+    boolean failed() {
+        return failed;
+    }
+
+    private void report(String workspaceId, List<BundleError> errors) {
+        synchronized (err) {
+            failed = true;
+            if (!reported.add(errors)) {
+                return;
+            }
+            err.println("error: the " + label + (PolicySource.NO_WORKSPACE.equals(workspaceId)
+                    ? " for actions without a workspace do not compile; those actions are denied (fail_closed):"
+                    : " of workspace `" + workspaceId + "` do not compile; its actions are denied (fail_closed):"));
+            errors.forEach(e -> err.println("  " + source.locate(e)));
+        }
+    }
+}

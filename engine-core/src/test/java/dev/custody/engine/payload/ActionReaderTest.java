@@ -1,0 +1,116 @@
+package dev.custody.engine.payload;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import dev.custody.engine.replay.ActionStream;
+import dev.custody.engine.velocity.Settlement;
+import dev.custody.engine.velocity.SettlementStatus;
+import java.io.BufferedReader;
+import java.io.StringReader;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/** The one reader of actions: what each kind of text reads as, with the exact message and column. */
+class ActionReaderTest {
+    static final String W = "\"wallet_id\": \"00000000-0000-4000-8000-000000000001\"";
+
+    @Test
+    void aWithdrawalReadsIntoItsSectionsAsJacksonsUntypedReaderWould() {
+        ActionReader.Read r = assertInstanceOf(ActionReader.Read.class, ActionReader.read(
+                "{\"id\": \"a\", \"action\": \"withdrawal.create\", " + W + ", \"at\": \"2026-11-02T14:05:00Z\", "
+                        + "\"withdrawal\": {\"value_usd\": 1.5, \"amount\": 3000000000, \"address_age_sec\": 7}, "
+                        + "\"principal\": null}"));
+        Action a = r.action();
+        assertEquals("a", a.id());
+        assertEquals(Instant.parse("2026-11-02T14:05:00Z"), a.at());
+        assertEquals(Map.of("value_usd", 1.5, "amount", 3_000_000_000L, "address_age_sec", 7), a.sections().get("withdrawal"));
+        assertEquals(List.of("withdrawal"), List.copyOf(a.sections().keySet()));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', quoteCharacter = '~', value = {
+        // text | message | column
+        "{\"id\": \"a\", \"action\": \"withdrawal.delete\", " + W + "}"
+                + "| unknown action `withdrawal.delete` | 13",
+        "{\"id\": \"a\", " + W + "} | `action` is missing | 0",
+        "{\"id\": \"a\", \"action\": 3} | `action` must be a string | 13",
+        "{\"action\": \"withdrawal.create\", \"wallet_id\": 12} | `wallet_id` must be a string | 33",
+        "{\"action\": \"withdrawal.create\", \"withdrawl\": {}} | unknown property `withdrawl` (did you mean `withdrawal`?) | 33",
+        "{\"action\": \"withdrawal.create\", \"withdrawal\": []} | section `withdrawal` must be an object | 33",
+        "{\"action\": \"withdrawal.create\", \"at\": 17} "
+                + "| `at` must be an ISO-8601 instant string such as `2026-11-02T14:05:00Z` | 33",
+        "{\"action\": \"withdrawal.create\", \"at\": \"2026-02-30T00:00:00Z\"} "
+                + "| `at` `2026-02-30T00:00:00Z` is not an ISO-8601 instant such as `2026-11-02T14:05:00Z` | 33",
+        "{\"action\": \"withdrawal.create\", \"withdrawal\": {\"a\": 1, \"a\": 2}} "
+                + "| malformed JSON at column 59: duplicate field `a` | 59",
+        "{\"action\": \"withdrawal.create\"} {} | malformed JSON at column 33: trailing content after the JSON value | 33",
+        "{\"action\": \"withdrawal.create\", \"withdrawal\": {\"v\": NaN}} "
+                + "| malformed JSON at column 56: non-standard token `NaN`: enable `JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS` to allow | 56",
+        "[1, 2] | an action must be a JSON object | 0",
+        "{\"id\": \"a\", \"action\": \"withdrawal.create\", \"event\": \"withdrawal.settled\"} "
+                + "| a record has both `action` and `event`: an action has no `event`, a settlement no `action` | 13",
+        "{\"event\": \"withdrawal.setled\"} | unknown event `withdrawal.setled` (did you mean `withdrawal.settled`?) | 2",
+    })
+    void malformedTextsSayWhatAndWhere(String text, String message, int column) {
+        ActionReader.Malformed m = assertInstanceOf(ActionReader.Malformed.class, ActionReader.read(text.strip()));
+        assertEquals(message, m.message());
+        assertEquals(column, m.column());
+    }
+
+    @Test
+    void nestingDeeperThanTheLimitIsRefused() {
+        String deep = "{\"action\": \"web3.contract_call\", " + W + ", \"resource\": {\"decoded_args\": "
+                + "{\"a\": ".repeat(70) + "1" + "}".repeat(70) + "}}";
+        ActionReader.Malformed m = assertInstanceOf(ActionReader.Malformed.class, ActionReader.read(deep));
+        assertEquals("malformed JSON: nested deeper than 64 levels", m.message());
+    }
+
+    @Test
+    void aSettlementRecordIsTypedWhenRead() {
+        ActionReader.SettlementRead s = assertInstanceOf(ActionReader.SettlementRead.class, ActionReader.read(
+                "{\"event\": \"withdrawal.settled\", \"id\": \"e1\", \"wallet_id\": \"w\", \"workspace_id\": \"s\", "
+                        + "\"network_code\": \"n\", \"value_usd\": 0.1, \"status\": \"success\", \"at\": \"2026-11-03T14:00:00Z\"}"));
+        assertEquals(new Settlement("e1", "s", "w", "n", new BigDecimal("0.1"), SettlementStatus.SUCCESS,
+                Instant.parse("2026-11-03T14:00:00Z")), s.settlement());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2026-11-02T14:05:00Z", "1970-01-01T00:00:00Z", "2000-02-29T12:00:00Z",
+        "9999-12-31T23:59:59Z", "2026-11-02T14:05:00.250Z", "2026-11-02T14:05:00+01:00"})
+    void instantsReadAsInstantParseReadsThem(String at) {
+        assertEquals(Instant.parse(at), ActionReader.instant(at));
+    }
+
+    @Test
+    void aStreamSkipsAByteOrderMarkAndBlankLinesAndNumbersEveryLine() throws Exception {
+        String text = "\uFEFF{\"action\": \"withdrawal.create\", " + W + "}\n\n   \n{\"action\": 1}\n";
+        try (ActionStream stream = new ActionStream(new BufferedReader(new StringReader(text)))) {
+            ActionStream.ActionLine first = assertInstanceOf(ActionStream.ActionLine.class, stream.next());
+            assertEquals(1, first.number());
+            ActionStream.MalformedLine second = assertInstanceOf(ActionStream.MalformedLine.class, stream.next());
+            assertEquals(4, second.number());
+            assertEquals("`action` must be a string", second.message());
+            assertEquals(2, second.column());
+            assertEquals(null, stream.next());
+            assertEquals(4, stream.linesRead());
+            assertEquals(2, stream.blankLines());
+        }
+    }
+
+    @Test
+    void withSectionCopiesOnlyTheNewSectionAndWithAtNone() {
+        Action a = Action.builder(dev.custody.engine.schema.TriggerAction.WITHDRAWAL_CREATE)
+                .field("withdrawal.value_usd", 1.0).field("principal.role", "signer").build();
+        Action b = a.withSection("wallet", Map.of("outflow_1h", 0.0)).withAt(Instant.EPOCH);
+        assertEquals(true, a.sections().get("withdrawal") == b.sections().get("withdrawal"), "shared, not copied");
+        assertEquals(Map.of("outflow_1h", 0.0), b.sections().get("wallet"));
+        assertEquals(null, a.sections().get("wallet"));
+    }
+}
