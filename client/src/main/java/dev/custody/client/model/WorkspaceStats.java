@@ -26,41 +26,44 @@ public record WorkspaceStats(
                 ? List.of() : List.copyOf(monthlyTotalFeeSpentPerNetwork);
     }
 
-    /** One {@code daily_volume_stats} entry (one per day, last 8 days). */
+    /** One {@code daily_volume_stats} entry (one per day, last 8 days). Immutable and thread-safe. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record DailyVolume(DayId id, String total, String totalInflowUsd, String totalOutflowUsd) {
     }
 
-    /** The {@code id} of a daily entry: day of month and month 1-12. */
+    /** The {@code id} of a daily entry: day of month and month 1-12. Immutable and thread-safe. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record DayId(Integer day, Integer month) {
     }
 
-    /** One {@code monthly_stats} entry. */
+    /** One {@code monthly_stats} entry. Immutable and thread-safe. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record MonthlyStat(MonthId id, Integer totalTransaction, String totalVolume) {
     }
 
-    /** The {@code id} of a monthly entry: month 1-12 and year. */
+    /** The {@code id} of a monthly entry: month 1-12 and year. Immutable and thread-safe. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     public record MonthId(Integer month, Integer year) {
     }
 
-    /** One {@code monthly_total_fee_spent_per_network} entry: fee in native currency and in USD. */
+    /**
+     * One {@code monthly_total_fee_spent_per_network} entry: fee in native currency and in USD.
+     * Immutable and thread-safe.
+     */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record MonthlyNetworkFee(FeeId id, String totalFeeSpent, String value, FeeNetwork network) {
     }
 
-    /** The {@code id} of a fee entry: month, network id and year. */
+    /** The {@code id} of a fee entry: month, network id and year. Immutable and thread-safe. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record FeeId(Integer month, String networkId, Integer year) {
     }
 
-    /** The network of a fee entry: name and native currency symbol. */
+    /** The network of a fee entry: name and native currency symbol. Immutable and thread-safe. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     public record FeeNetwork(String name, String nativeCurrency) {

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
 /**
  * The body of create policy. {@code name} and {@code approval_group_id} are required; an omitted
- * (null) {@code wallet_ids} targets every wallet. Null fields are not sent. Immutable.
+ * (null) {@code wallet_ids} targets every wallet. Null fields are not sent. Immutable and thread-safe.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -7,7 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.List;
 /**
  * One element of the bare array returned by list wallets ({@code GET /workspaces/{id}/wallets}).
- * {@code top_assets} has no documented shape, so its elements stay JSON trees. Immutable.
+ * {@code top_assets} has no documented shape, so its elements stay JSON trees. Immutable and
+ * thread-safe as long as nobody modifies those trees.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

@@ -13,7 +13,7 @@ package dev.custody.client;
  *   <li>{@link CustodyTimeoutException}: a polled operation did not reach a terminal state in time.</li>
  * </ul>
  * Messages are lowercase, one line, user input in backticks, and never contain the API secret or
- * a request signature.
+ * a request signature. Every kind is immutable and thread-safe.
  */
 public abstract sealed class CustodyClientException extends RuntimeException
         permits InvalidRequestException, CustodyApiException, CustodyTransportException, CustodyTimeoutException {

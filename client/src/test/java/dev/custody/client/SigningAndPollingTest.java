@@ -156,10 +156,10 @@ class SigningAndPollingTest {
 
     @Test
     void backoffGrowsByHalfAndCapsAtTenSeconds() {
-        assertEquals(Duration.ofMillis(1500), CustodyClient.nextPollDelay(Duration.ofSeconds(1)));
-        assertEquals(Duration.ofMillis(7593).plusNanos(750_000), CustodyClient.nextPollDelay(Duration.ofNanos(5_062_500_000L)));
-        assertEquals(Duration.ofSeconds(10), CustodyClient.nextPollDelay(Duration.ofMillis(7593)));
-        assertEquals(Duration.ofSeconds(10), CustodyClient.nextPollDelay(Duration.ofSeconds(10)));
+        assertEquals(Duration.ofMillis(1500), StatusPoller.nextPollDelay(Duration.ofSeconds(1)));
+        assertEquals(Duration.ofMillis(7593).plusNanos(750_000), StatusPoller.nextPollDelay(Duration.ofNanos(5_062_500_000L)));
+        assertEquals(Duration.ofSeconds(10), StatusPoller.nextPollDelay(Duration.ofMillis(7593)));
+        assertEquals(Duration.ofSeconds(10), StatusPoller.nextPollDelay(Duration.ofSeconds(10)));
     }
 
     @Test

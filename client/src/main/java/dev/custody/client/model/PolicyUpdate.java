@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
 /**
  * The body of update policy. Null fields are omitted and so stay unchanged on the server; an empty
- * {@code rules} list clears every rule, a non-empty one replaces the whole rule set. Immutable.
+ * {@code rules} list clears every rule, a non-empty one replaces the whole rule set. Immutable and thread-safe.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -17,9 +17,10 @@ import javax.crypto.spec.SecretKeySpec;
  * (empty when there is none). It is keyed with the UTF-8 bytes of the API secret (HMAC-SHA256); the
  * lowercase hex digest is then base64-encoded, so the header is the base64 of 64 hex characters.
  *
- * <p>Instances are immutable and thread-safe. {@link #toString()} never reveals the secret.
+ * <p>Part of the transport: package-private, since a user of the client never signs by hand.
+ * Instances are immutable and thread-safe. {@link #toString()} never reveals the secret.
  */
-public final class RequestSigner {
+final class RequestSigner {
     private static final String ALGORITHM = "HmacSHA256";
 
     private final SecretKeySpec key;
@@ -28,7 +29,7 @@ public final class RequestSigner {
      * @param apiSecret the API secret; its UTF-8 bytes key the HMAC
      * @throws IllegalArgumentException if the secret is empty
      */
-    public RequestSigner(String apiSecret) {
+    RequestSigner(String apiSecret) {
         Objects.requireNonNull(apiSecret, "apiSecret");
         if (apiSecret.isEmpty()) {
             throw new IllegalArgumentException("api secret is empty");
@@ -37,13 +38,13 @@ public final class RequestSigner {
     }
 
     /** The text that is signed, exactly as DESIGN §6 defines it. */
-    public static String canonicalText(String method, String path, long timestampSeconds, String body) {
+    static String canonicalText(String method, String path, long timestampSeconds, String body) {
         return "method=" + method + "&path=" + path + "&timestamp=" + timestampSeconds
                 + "&body=" + (body == null ? "" : body);
     }
 
     /** The lowercase hex HMAC-SHA256 digest of {@link #canonicalText}. */
-    public String hexDigest(String method, String path, long timestampSeconds, String body) {
+    String hexDigest(String method, String path, long timestampSeconds, String body) {
         Mac mac = newMac();
         byte[] digest = mac.doFinal(
                 canonicalText(method, path, timestampSeconds, body).getBytes(StandardCharsets.UTF_8));
@@ -51,7 +52,7 @@ public final class RequestSigner {
     }
 
     /** The {@code ACCESS-SIGN} header value: base64 of the lowercase hex digest. */
-    public String sign(String method, String path, long timestampSeconds, String body) {
+    String sign(String method, String path, long timestampSeconds, String body) {
         String hex = hexDigest(method, path, timestampSeconds, body);
         return Base64.getEncoder().encodeToString(hex.getBytes(StandardCharsets.US_ASCII));
     }

@@ -3,7 +3,7 @@ package dev.custody.client;
 /**
  * A polled operation (a signing request, an MPC wallet creation) did not reach a terminal state
  * before the caller's time-out. The request still exists on the server: resume by polling
- * {@link #resourceId()} rather than submitting again. Immutable.
+ * {@link #resourceId()} rather than submitting again. Immutable and thread-safe.
  */
 public final class CustodyTimeoutException extends CustodyClientException {
     private static final long serialVersionUID = 1L;

@@ -9,7 +9,7 @@ import java.util.List;
  * {@code errors} when present.
  *
  * <p>{@link #getMessage()} is one line such as {@code api returned 404 (code 40401): policy not
- * found}; it is redacted, so it never contains the API secret or a signature. Immutable.
+ * found}; it is redacted, so it never contains the API secret or a signature. Immutable and thread-safe.
  */
 public final class CustodyApiException extends CustodyClientException {
     private static final long serialVersionUID = 1L;

@@ -9,7 +9,7 @@ import java.util.List;
 /**
  * One revision of {@code GET .../policies/{policy_id}/history} (newest first). The spec shows only
  * the field-level {@code changes} list, whose elements have no documented shape, so they stay JSON
- * trees. Immutable.
+ * trees. Immutable and thread-safe as long as nobody modifies those trees.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)

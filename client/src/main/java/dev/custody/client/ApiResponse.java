@@ -7,7 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
  * sent ({@link #raw()}, with every field, including those the typed records ignore), and the
  * envelope's {@code message} ({@code null} for endpoints that answer bare JSON).
  *
- * <p>Immutable if {@code T} is; the JSON tree must not be modified by callers.
+ * <p>Immutable, and safe to share between threads, if {@code T} is and callers leave the JSON tree
+ * as it is (they must not modify it).
  *
  * @param <T> the typed payload
  */
