@@ -1,6 +1,6 @@
 package dev.custody.engine;
 
-import dev.custody.engine.bundle.BundleError;
+import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
 import dev.custody.engine.policy.Finding;

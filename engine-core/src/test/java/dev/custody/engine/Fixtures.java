@@ -1,6 +1,6 @@
 package dev.custody.engine;
 
-import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.Policy;

@@ -2,7 +2,6 @@ package dev.custody.cli.command;
 
 import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.Converters;
-import dev.custody.engine.eval.Evaluator;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,8 +10,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code --now} and {@code --time-budget}, shared by the verbs that decide a stream of actions
- * ({@code replay}, {@code diff}), and the evaluator they make: the clock behind {@code context.*} for
- * actions without {@code at}, and the budget of one evaluation.
+ * ({@code replay}, {@code diff}): the clock behind {@code context.*} for actions without {@code at}, and the
+ * budget of one evaluation, both handed to the {@link LocalEngine}.
  */
 final class EvaluationOptions {
     @Option(names = "--now", paramLabel = "INSTANT", converter = Converters.InstantConverter.class,
@@ -24,19 +23,9 @@ final class EvaluationOptions {
             description = "Time budget of one evaluation (default: ${DEFAULT-VALUE}).")
     Duration timeBudget;
 
-    /** The evaluator these options describe. */
-    Evaluator evaluator(CliEnvironment env) {
-        return evaluator(env, now, timeBudget);
-    }
-
     /** The clock these options describe. */
     Clock clock(CliEnvironment env) {
         return clock(env, now);
-    }
-
-    /** An evaluator on {@code now} (or the environment's clock when null) with this budget. */
-    static Evaluator evaluator(CliEnvironment env, Instant now, Duration budget) {
-        return Evaluator.builder().clock(clock(env, now)).timeBudget(budget).build();
     }
 
     /** A clock fixed at {@code now}, or the environment's clock when null. */

@@ -4,7 +4,7 @@ import dev.custody.cli.Compilers;
 import dev.custody.engine.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;
-import dev.custody.engine.bundle.BundleError;
+import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.policy.Finding;
 import dev.custody.engine.policy.PolicyDocument;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.custody.cli.command;
 
-import dev.custody.engine.document.DocumentException;
-import dev.custody.engine.document.DocumentParser;
-import dev.custody.engine.document.SourceNode;
+import dev.custody.engine.internal.document.DocumentException;
+import dev.custody.engine.internal.document.DocumentParser;
+import dev.custody.engine.internal.document.SourceNode;
 import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.ActionReader;

@@ -10,7 +10,7 @@ import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.bundle.BundleError;
+import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.PolicyDocument;
 import dev.custody.engine.policy.SourcedPolicy;

@@ -1,8 +1,8 @@
 package dev.custody.engine.bench;
 
-import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.RuleCompiler;
-import dev.custody.engine.eval.Evaluator;
+import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.PolicyValidator;
 import java.util.ArrayList;

@@ -63,7 +63,7 @@ import java.util.Set;
  *
  * <p>Stateless and thread-safe.
  */
-public final class ContractCallDecoder {
+final class ContractCallDecoder {
     /** The fields of an EVM {@code signRaw} body. */
     public static final List<String> EVM_FIELDS = List.of("from", "to", "nonce", "gasLimit", "data", "value",
             "chainId", "maxFeePerGas", "maxPriorityFeePerGas", "accessList");

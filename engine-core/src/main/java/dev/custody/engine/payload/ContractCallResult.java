@@ -10,7 +10,7 @@ import java.util.Objects;
  * What {@link ContractCallDecoder} made of a raw transaction: the {@code resource} section, or why the
  * transaction cannot be decided on.
  */
-public sealed interface ContractCallResult permits ContractCallResult.Decoded, ContractCallResult.Rejected {
+sealed interface ContractCallResult permits ContractCallResult.Decoded, ContractCallResult.Rejected {
 
     /**
      * The {@code resource} section derived from the transaction, with notes on what could not be decoded

@@ -1,8 +1,8 @@
 package dev.custody.engine.policy;
 
 import dev.custody.engine.diagnostic.Diagnostic;
-import dev.custody.engine.document.SourceNode;
-import dev.custody.engine.document.TextLocator;
+import dev.custody.engine.internal.document.SourceNode;
+import dev.custody.engine.internal.document.TextLocator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package dev.custody.engine.policy;
 
-import dev.custody.engine.document.SourceNode;
+import dev.custody.engine.internal.document.SourceNode;
 import java.util.Objects;
 
 /**

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.engine.Fixtures;
-import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.Evaluator;
+import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.velocity.SettlementStatus;
 import dev.custody.engine.velocity.VelocityException;

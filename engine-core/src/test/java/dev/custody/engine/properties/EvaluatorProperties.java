@@ -7,10 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.engine.Fixtures;
-import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.Evaluator;
+import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.eval.TraceEntry;
 import dev.custody.engine.payload.Action;

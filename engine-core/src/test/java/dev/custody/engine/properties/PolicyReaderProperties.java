@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.engine.Fixtures;
-import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.policy.Finding;
 import dev.custody.engine.policy.PolicyDocument;
 import dev.custody.engine.policy.PolicyReader;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.custody.engine.Fixtures;
-import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.FailureKind;
-import dev.custody.engine.eval.Evaluator;
+import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.ActionReader;

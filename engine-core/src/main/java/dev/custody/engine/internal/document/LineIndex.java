@@ -1,4 +1,4 @@
-package dev.custody.engine.document;
+package dev.custody.engine.internal.document;
 
 import java.util.ArrayList;
 import java.util.List;

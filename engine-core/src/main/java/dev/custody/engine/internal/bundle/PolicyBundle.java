@@ -1,5 +1,6 @@
-package dev.custody.engine.bundle;
+package dev.custody.engine.internal.bundle;
 
+import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.compile.CompiledCondition;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;

@@ -1,4 +1,4 @@
-package dev.custody.engine.document;
+package dev.custody.engine.internal.document;
 
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,12 @@
-package dev.custody.engine.eval;
+package dev.custody.engine.internal.eval;
 
-import dev.custody.engine.bundle.BoundRule;
-import dev.custody.engine.bundle.BundleError;
-import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.internal.bundle.BoundRule;
+import dev.custody.engine.policy.BundleError;
+import dev.custody.engine.eval.Decision;
+import dev.custody.engine.eval.FailureKind;
+import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.eval.TraceEntry;
+import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.Payload;

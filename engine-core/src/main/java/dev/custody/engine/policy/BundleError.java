@@ -1,4 +1,4 @@
-package dev.custody.engine.bundle;
+package dev.custody.engine.policy;
 
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticFormatter;

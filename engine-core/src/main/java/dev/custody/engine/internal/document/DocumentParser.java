@@ -1,4 +1,4 @@
-package dev.custody.engine.document;
+package dev.custody.engine.internal.document;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;

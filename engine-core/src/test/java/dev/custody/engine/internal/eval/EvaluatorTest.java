@@ -1,4 +1,4 @@
-package dev.custody.engine.eval;
+package dev.custody.engine.internal.eval;
 
 import static dev.custody.engine.Fixtures.allow;
 import static dev.custody.engine.Fixtures.bundle;
@@ -10,8 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.custody.engine.eval.Decision;
+import dev.custody.engine.eval.FailureKind;
+import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.eval.TraceEntry;
 import dev.custody.engine.Fixtures;
-import dev.custody.engine.bundle.PolicyBundle;
+import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.Policy;

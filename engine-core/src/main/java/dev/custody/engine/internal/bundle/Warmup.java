@@ -1,4 +1,4 @@
-package dev.custody.engine.bundle;
+package dev.custody.engine.internal.bundle;
 
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.Payload;

@@ -1,4 +1,4 @@
-package dev.custody.engine.document;
+package dev.custody.engine.internal.document;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
