@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.Custody;
+import dev.custody.engine.schema.Effect;
+import dev.custody.engine.schema.TriggerAction;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -99,7 +101,11 @@ public final class CliSubject implements ConformanceSubject {
         Run r = run(List.of("validate", "--format", "json", "--action", triggerAction, "--effect", effect, "--",
                 condition));
         if (r.exit() == 2) {
-            // an unknown trigger action or effect is a usage error of `custody validate` by contract
+            // an unknown trigger action or effect is a usage error of `custody validate` by contract; a usage error
+            // for known ones is the CLI failing, and must not be skipped as a case it cannot express
+            if (TriggerAction.fromWireName(triggerAction).isPresent() && Effect.fromWireName(effect).isPresent()) {
+                throw r.failure("usage error, though the trigger action and the effect are known");
+            }
             throw new UnsupportedOperationException("the CLI rejects the arguments as a usage error: " + r.err().strip());
         }
         if (r.exit() != 0 && r.exit() != 1) {

@@ -8,11 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.policy.Policy;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -21,6 +23,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 class PolicyEngineTest {
@@ -34,11 +37,13 @@ class PolicyEngineTest {
         final AtomicInteger loads = new AtomicInteger();
         volatile CountDownLatch gate;
         volatile CountDownLatch entered;
+        volatile Thread loader;
         volatile Exception failure;
 
         @Override
         public List<Policy> policies(String workspaceId) throws Exception {
             loads.incrementAndGet();
+            loader = Thread.currentThread();
             List<Policy> snapshot = policies.get();
             if (entered != null) {
                 entered.countDown();
@@ -127,11 +132,26 @@ class PolicyEngineTest {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             List<Future<Decision>> futures = new java.util.ArrayList<>();
+            List<Thread> callers = new java.util.concurrent.CopyOnWriteArrayList<>();
+            CountDownLatch started = new CountDownLatch(8);
             for (int i = 0; i < 8; i++) {
-                futures.add(pool.submit(() -> engine.evaluate(WS, withdrawal(1).build())));
+                futures.add(pool.submit(() -> {
+                    callers.add(Thread.currentThread());
+                    started.countDown();
+                    return engine.evaluate(WS, withdrawal(1).build());
+                }));
             }
             assertTrue(source.entered.await(10, TimeUnit.SECONDS));
-            Thread.sleep(50); // let the other seven block on the same load
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            // every other caller waits inside the engine (or, were loads not coalesced, has entered the source
+            // itself): only then is the load released
+            Thread loader = source.loader;
+            for (Thread caller : callers) {
+                if (caller != loader) {
+                    awaitParkedInEngine(caller, () -> source.loads.get() > 1);
+                }
+            }
+            assertEquals(1, source.loads.get(), "the callers wait for the load in flight instead of loading");
             source.gate.countDown();
             for (Future<Decision> f : futures) {
                 assertEquals(Outcome.ALLOW, f.get(10, TimeUnit.SECONDS).outcome());
@@ -155,8 +175,16 @@ class PolicyEngineTest {
             assertTrue(source.entered.await(10, TimeUnit.SECONDS));
             // an approval lands while the old policies are being compiled
             source.policies.set(List.of(policy("new", deny("d", "true"))));
-            Future<?> invalidation = pool.submit(() -> engine.invalidate(WS));
-            Thread.sleep(50);
+            AtomicReference<Thread> invalidator = new AtomicReference<>();
+            CountDownLatch invalidating = new CountDownLatch(1);
+            Future<?> invalidation = pool.submit(() -> {
+                invalidator.set(Thread.currentThread());
+                invalidating.countDown();
+                engine.invalidate(WS);
+            });
+            assertTrue(invalidating.await(10, TimeUnit.SECONDS));
+            // either invalidate returns (it did not wait for the load) or it waits inside the engine
+            awaitParkedInEngine(invalidator.get(), invalidation::isDone);
             assertFalse(invalidation.isDone(), "invalidate waits for the load in progress");
             source.gate.countDown();
             invalidation.get(10, TimeUnit.SECONDS);
@@ -169,6 +197,27 @@ class PolicyEngineTest {
             assertEquals("new", after.policyId());
         } finally {
             pool.shutdownNow();
+        }
+    }
+
+    /**
+     * Waits until {@code t} is parked (blocked or waiting) inside {@link PolicyEngine}, or until {@code stop} holds:
+     * the outcome the caller then asserts against. Fails after 10 s.
+     */
+    private static void awaitParkedInEngine(Thread t, BooleanSupplier stop) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!stop.getAsBoolean()) {
+            Thread.State state = t.getState();
+            boolean parked = state == Thread.State.BLOCKED || state == Thread.State.WAITING
+                    || state == Thread.State.TIMED_WAITING;
+            StackTraceElement[] stack = t.getStackTrace();
+            if (parked && Arrays.stream(stack).anyMatch(f -> f.getClassName().equals(PolicyEngine.class.getName()))) {
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                fail(t.getName() + " never waited inside the engine: " + state + " " + Arrays.toString(stack));
+            }
+            Thread.sleep(1); // a poll: the pause only spares the shared CPU, nothing is inferred from it
         }
     }
 
