@@ -9,20 +9,17 @@ import java.util.concurrent.CompletionException;
  * The process's one {@link RuleCompiler} (immutable and thread-safe, so every command shares it).
  *
  * <p>Building it is most of a cold {@code custody validate}: cel-java's environments for both trigger actions,
- * and a warm-up evaluation, load some two thousand classes. {@link Custody#main} starts building it on a
+ * and a warm-up evaluation, load some two thousand classes. {@code custody}'s main starts building it on a
  * second thread as soon as it sees a verb that compiles, so that this overlaps with picocli reading the
  * command model and parsing the arguments instead of following it.
  */
 public final class Compilers {
-    /** The verbs that compile conditions. */
-    static final Set<String> COMPILING_VERBS = Set.of("validate", "lint", "eval", "replay", "diff", "test", "bench");
-
     private static CompletableFuture<RuleCompiler> shared;
 
     private Compilers() {}
 
     /** Starts building the shared compiler in the background (once). */
-    static synchronized void prestart() {
+    public static synchronized void prestart() {
         if (shared == null) {
             shared = new CompletableFuture<>();
             Thread t = new Thread(() -> {

@@ -1,6 +1,7 @@
 /**
- * The {@code custody} command line: the root command and what every verb shares (environment, exit codes,
- * errors, styles, the shared compiler). Verbs live in {@code dev.custody.cli.command}; the REPL in
- * {@code dev.custody.cli.repl}.
+ * What every verb of {@code custody} shares: the environment (streams, clock, terminal), the root's contract
+ * ({@link dev.custody.cli.CliRoot}), exit codes, one-line errors, styles, converters and the shared compiler.
+ * The root command lives in {@code dev.custody.cli.main}, the verbs in {@code dev.custody.cli.command} and the
+ * REPL in {@code dev.custody.cli.repl}.
  */
 package dev.custody.cli;

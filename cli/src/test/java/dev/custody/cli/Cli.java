@@ -1,5 +1,6 @@
 package dev.custody.cli;
 
+import dev.custody.cli.main.Custody;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.PrintWriter;

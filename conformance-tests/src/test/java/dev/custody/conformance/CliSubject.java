@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.custody.cli.CliEnvironment;
-import dev.custody.cli.Custody;
+import dev.custody.cli.main.Custody;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.TriggerAction;
 import java.io.ByteArrayInputStream;

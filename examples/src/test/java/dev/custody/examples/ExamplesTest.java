@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.cli.CliEnvironment;
-import dev.custody.cli.Custody;
+import dev.custody.cli.main.Custody;
 import dev.custody.cli.ExitCode;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.Outcome;

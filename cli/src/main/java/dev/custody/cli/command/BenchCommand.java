@@ -2,7 +2,7 @@ package dev.custody.cli.command;
 
 import dev.custody.cli.CliException;
 import dev.custody.cli.Converters;
-import dev.custody.cli.Custody;
+import dev.custody.cli.CliRoot;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.VersionProvider;
@@ -56,7 +56,7 @@ public final class BenchCommand implements Callable<Integer> {
     enum Format { text, json }
 
     @ParentCommand
-    Custody root;
+    CliRoot root;
 
     @Mixin
     DebugOption debug;

@@ -2,7 +2,7 @@ package dev.custody.cli.command;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.custody.cli.CliEnvironment;
-import dev.custody.cli.Custody;
+import dev.custody.cli.CliRoot;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
@@ -56,7 +56,7 @@ public final class DiffCommand implements Callable<Integer> {
     enum Format { text, jsonl, json }
 
     @ParentCommand
-    Custody root;
+    CliRoot root;
 
     @Mixin
     DebugOption debug;

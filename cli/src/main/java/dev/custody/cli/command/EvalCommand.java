@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.custody.cli.CliException;
 import dev.custody.cli.Converters;
 import dev.custody.cli.Compilers;
-import dev.custody.cli.Custody;
+import dev.custody.cli.CliRoot;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
@@ -73,7 +73,7 @@ public final class EvalCommand implements Callable<Integer> {
     enum Format { text, json }
 
     @ParentCommand
-    Custody root;
+    CliRoot root;
 
     @Mixin
     DebugOption debug;

@@ -2,7 +2,7 @@ package dev.custody.cli.command;
 
 import dev.custody.cli.CliException;
 import dev.custody.cli.Compilers;
-import dev.custody.cli.Custody;
+import dev.custody.cli.CliRoot;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
@@ -67,7 +67,7 @@ public final class LintCommand implements Callable<Integer> {
     enum Format { text, json, sarif, github }
 
     @ParentCommand
-    Custody root;
+    CliRoot root;
 
     @Mixin
     DebugOption debug;

@@ -3,7 +3,7 @@ package dev.custody.cli.command;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.CliException;
-import dev.custody.cli.Custody;
+import dev.custody.cli.CliRoot;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
@@ -96,7 +96,7 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     @ParentCommand
-    Custody root;
+    CliRoot root;
 
     @Mixin
     DebugOption debug;

@@ -1,7 +1,7 @@
 package dev.custody.cli.command;
 
 import dev.custody.cli.Converters;
-import dev.custody.cli.Custody;
+import dev.custody.cli.CliRoot;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
@@ -43,7 +43,7 @@ public final class SchemaCommand implements Callable<Integer> {
     enum Format { text, json }
 
     @ParentCommand
-    Custody root;
+    CliRoot root;
 
     @Mixin
     DebugOption debug;

@@ -3,7 +3,7 @@ package dev.custody.cli.command;
 import dev.custody.cli.CliException;
 import dev.custody.cli.Converters;
 import dev.custody.cli.Compilers;
-import dev.custody.cli.Custody;
+import dev.custody.cli.CliRoot;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
@@ -76,7 +76,7 @@ public final class TestCommand implements Callable<Integer> {
     enum Format { text, json, junit }
 
     @ParentCommand
-    Custody root;
+    CliRoot root;
 
     @Mixin
     DebugOption debug;

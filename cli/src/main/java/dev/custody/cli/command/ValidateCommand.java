@@ -2,7 +2,7 @@ package dev.custody.cli.command;
 
 import dev.custody.cli.Converters;
 import dev.custody.cli.Compilers;
-import dev.custody.cli.Custody;
+import dev.custody.cli.CliRoot;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
@@ -51,7 +51,7 @@ public final class ValidateCommand implements Callable<Integer> {
     enum Format { text, json }
 
     @ParentCommand
-    Custody root;
+    CliRoot root;
 
     @Mixin
     DebugOption debug;

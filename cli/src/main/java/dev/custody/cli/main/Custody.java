@@ -1,4 +1,11 @@
-package dev.custody.cli;
+package dev.custody.cli.main;
+
+import dev.custody.cli.CliEnvironment;
+import dev.custody.cli.CliRoot;
+import dev.custody.cli.Compilers;
+import dev.custody.cli.ExitCode;
+import dev.custody.cli.Style;
+import dev.custody.cli.VersionProvider;
 
 import dev.custody.cli.command.BenchCommand;
 import dev.custody.cli.command.DiffCommand;
@@ -23,7 +30,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code custody}: the policy engine's command-line tool (DESIGN §5). Each verb is its own
+ * {@code custody}: the policy engine's command-line tool (docs/design.md §5). Each verb is its own
  * {@code Callable<Integer>} in {@code dev.custody.cli.command}; to add one, list its class in {@link #VERBS}.
  *
  * <p>{@link #commandLine(CliEnvironment)} builds the configured command line (writers, error handlers,
@@ -49,7 +56,7 @@ import picocli.CommandLine.Spec;
             "  custody test policies/tests/",
             "  custody help replay",
         })
-public final class Custody implements Callable<Integer> {
+public final class Custody implements Callable<Integer>, CliRoot {
 
     /** The verbs, in the order the help lists them. */
     static final List<Class<?>> VERBS = List.of(
@@ -64,6 +71,13 @@ public final class Custody implements Callable<Integer> {
             ReplCommand.class,
             ApiCommand.class,
             CommandLine.HelpCommand.class);
+
+    /**
+     * The verbs that compile conditions: for these, {@link #main} starts building the shared compiler on a
+     * second thread before picocli parses the arguments.
+     */
+    static final java.util.Set<String> COMPILING_VERBS =
+            java.util.Set.of("validate", "lint", "eval", "replay", "diff", "test", "bench");
 
     /** The exit codes, shown under every command's help (DESIGN §5). */
     static final Map<String, String> EXIT_CODES = exitCodes();
@@ -86,12 +100,12 @@ public final class Custody implements Callable<Integer> {
         this.environment = environment;
     }
 
-    /** The streams, clock and terminal settings the commands use. */
+    @Override
     public CliEnvironment environment() {
         return environment;
     }
 
-    /** Colour for text output, per the environment. */
+    @Override
     public Style style() {
         return new Style(environment.colour());
     }
@@ -142,7 +156,7 @@ public final class Custody implements Callable<Integer> {
 
     public static void main(String[] args) {
         String verb = args.length > 0 ? args[0] : null;
-        if (verb != null && Compilers.COMPILING_VERBS.contains(verb)) {
+        if (verb != null && COMPILING_VERBS.contains(verb)) {
             Compilers.prestart();
         }
         CommandLine cl = commandLine(CliEnvironment.system(), verb);

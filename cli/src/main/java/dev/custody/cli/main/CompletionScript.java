@@ -1,5 +1,6 @@
-package dev.custody.cli;
+package dev.custody.cli.main;
 
+import dev.custody.cli.ExitCode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

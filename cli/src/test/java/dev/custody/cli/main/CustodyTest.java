@@ -1,4 +1,9 @@
-package dev.custody.cli;
+package dev.custody.cli.main;
+
+import dev.custody.cli.CliEnvironment;
+import dev.custody.cli.Cli;
+import dev.custody.cli.ExitCode;
+import dev.custody.cli.Style;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,4 +1,8 @@
-package dev.custody.cli;
+package dev.custody.cli.main;
+
+import dev.custody.cli.CliException;
+import dev.custody.cli.DebugOption;
+import dev.custody.cli.ExitCode;
 
 import dev.custody.engine.diagnostic.Suggestions;
 import java.io.IOException;
