@@ -69,7 +69,16 @@ import java.util.Objects;
  * once per invalidation, and counting it would deny the first action after every approval in a large
  * workspace.
  *
- * <p>Thread-safe. {@link #evaluate} never throws (null arguments aside).
+ * <h2>Nothing escapes</h2>
+ * {@link #evaluate} never throws (null arguments aside): whatever the source, the compiler or a rule throws,
+ * {@link Exception} or {@link Error} alike ({@code StackOverflowError}, {@code NoClassDefFoundError},
+ * {@code ExceptionInInitializerError}, even {@code OutOfMemoryError}), the answer is a fail-closed DENY
+ * ({@code load} when loading failed, nothing cached, the next evaluation loads again; {@code internal} when
+ * deciding failed). No throwable is rethrown: a caller guarding a withdrawal must get a decision, and the engine
+ * cannot tell whether an {@code Error} came from the source or from the whole JVM, so denying is the one safe
+ * answer. An interrupt is kept (the thread's flag is set again) and denies the load.
+ *
+ * <p>Thread-safe.
  */
 public final class PolicyEngine {
     private final PolicySource source;
@@ -88,7 +97,7 @@ public final class PolicyEngine {
         this.warmUp = b.warmUp;
         this.redecideTimeBudget = b.redecideTimeBudget;
         this.listener = b.listener;
-        long validNanos = b.bundleTtl == null ? Long.MAX_VALUE : b.bundleTtl.toNanos();
+        long validNanos = b.bundleTtl.toNanos();
         long invalidNanos = b.invalidBundleRetry.toNanos();
         this.cache = Caffeine.newBuilder()
                 .maximumSize(b.maximumWorkspaces)
@@ -193,7 +202,8 @@ public final class PolicyEngine {
             return cache.get(key, this::load);
         } catch (LoadFailure e) {
             throw e;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // the cache itself failed (what load() lets through is a LoadFailure): still a denial
             throw new LoadFailure("policies of workspace `" + key + "` could not be loaded: "
                     + e.getClass().getSimpleName(), e);
         }
@@ -206,7 +216,10 @@ public final class PolicyEngine {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw failed(key, new LoadFailure("loading the policies of workspace `" + key + "` was interrupted", e));
-        } catch (Exception e) {
+        } catch (Exception | Error e) {
+            // an Error too (StackOverflowError, NoClassDefFoundError, ExceptionInInitializerError, even an
+            // OutOfMemoryError): whatever the source throws, the answer is a denial, and the next evaluation
+            // loads again
             String detail = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             throw failed(key, new LoadFailure(key.isEmpty() ? "policies could not be loaded: " + detail
                     : "policies of workspace `" + key + "` could not be loaded: " + detail, e));
@@ -217,12 +230,16 @@ public final class PolicyEngine {
         PolicyBundle bundle;
         try {
             bundle = compiled.get(List.copyOf(policies), this::compile);
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | Error e) {
             bundle = PolicyBundle.failed(new BundleError("*", Diagnostic.at("", DiagnosticCode.PARSE_ERROR,
                     "policies could not be compiled: " + e.getClass().getSimpleName(), null)));
         }
         if (listener != null) {
-            listener.loaded(key, bundle.errors());
+            try {
+                listener.loaded(key, bundle.errors());
+            } catch (RuntimeException | Error e) {
+                // a listener is told, it does not decide: its failure changes no decision
+            }
         }
         return bundle;
     }
@@ -234,7 +251,11 @@ public final class PolicyEngine {
 
     private LoadFailure failed(String key, LoadFailure failure) {
         if (listener != null) {
-            listener.failed(key, failure.getMessage());
+            try {
+                listener.failed(key, failure.getMessage());
+            } catch (RuntimeException | Error e) {
+                // as in load(): a listener's failure changes no decision
+            }
         }
         return failure;
     }
@@ -295,7 +316,7 @@ public final class PolicyEngine {
         private Clock clock = Clock.systemUTC();
         private Duration timeBudget = Limits.EVALUATION_TIMEOUT;
         private long maximumWorkspaces = 10_000;
-        private Duration bundleTtl;
+        private Duration bundleTtl = Duration.ofMinutes(5);
         private Duration invalidBundleRetry = Duration.ofSeconds(5);
         private boolean warmUp = true;
         private boolean redecideTimeBudget;
@@ -337,8 +358,9 @@ public final class PolicyEngine {
         }
 
         /**
-         * A safety net: rebuild a valid bundle this long after it was built even without an
-         * invalidation. Default: never (invalidation is the mechanism).
+         * A safety net: rebuild a valid bundle this long after it was built even without an invalidation, so a
+         * missed invalidation (a lost approval event, a policy edited in the database by hand) is not applied
+         * forever. Default 5 minutes: invalidation is the mechanism, this bounds how stale a bundle can get.
          */
         public Builder bundleTtl(Duration ttl) {
             Objects.requireNonNull(ttl, "ttl");

@@ -102,7 +102,7 @@ public final class Evaluator {
         long deadline = start + budgetNanos;
         try {
             return decide(bundle, action, explain, start, deadline);
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | Error e) {
             // Nothing below is expected to throw; if it does, the action is still denied.
             return Decision.failClosed(action.id(), action.action(), FailureKind.INTERNAL,
                     "internal error while evaluating: " + e.getClass().getSimpleName(), System.nanoTime() - start);
