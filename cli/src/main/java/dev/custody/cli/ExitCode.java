@@ -1,7 +1,7 @@
 package dev.custody.cli;
 
 /**
- * The exit codes of every {@code custody} command (DESIGN §5). Scripts and CI pipelines depend on
+ * The exit codes of every {@code custody} command (docs/design.md §5). Scripts and CI pipelines depend on
  * them, so they never change meaning.
  */
 public final class ExitCode {

@@ -90,4 +90,44 @@ class CustodyJarIT {
         assertTrue(script.contains("complete -F _complete_custody"), "a bash completion for `custody`");
         assertTrue(script.contains("replay") && script.contains("--policies"), "it knows the verbs and their options");
     }
+
+    /**
+     * A line far longer than the heap is skipped without being held: one malformed record with its number, and
+     * the lines around it are decided. (Read whole, as a String, it would need twice the heap.)
+     */
+    static final String HUGE_HEAD = "{\"id\": \"huge\", \"action\": \"withdrawal.create\", \"principal\": {\"user_email\": \"";
+
+    @Test
+    void aLineLargerThanTheHeapIsOneMalformedRecord() throws Exception {
+        Path policies = dir.resolve("limits.yaml");
+        Files.writeString(policies, Fixtures.LIMITS_YAML);
+        Path actions = dir.resolve("huge.jsonl");
+        try (var w = Files.newBufferedWriter(actions, StandardCharsets.UTF_8)) {
+            w.write(Fixtures.withdrawal("before", 20000, false) + "\n");
+            w.write(HUGE_HEAD);
+            char[] chunk = new char[1 << 20];
+            java.util.Arrays.fill(chunk, 'a');
+            for (int i = 0; i < 96; i++) {
+                w.write(chunk);
+            }
+            w.write("\"}}\n");
+            w.write(Fixtures.withdrawal("after", 500, true) + "\n");
+        }
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
+                "-jar", JAR.toString(), "replay", "--policies", policies.toString(), "--actions", actions.toString(),
+                "--format", "jsonl", "--time-budget", "1m");
+        Process p = new ProcessBuilder(command).redirectErrorStream(false).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "custody did not finish");
+        List<String> records = new String(out, StandardCharsets.UTF_8).lines().toList();
+        assertEquals(ExitCode.INPUT, p.exitValue(), err);
+        assertEquals(3, records.size(), err);
+        assertTrue(records.get(0).startsWith("{\"id\":\"before\""), records.get(0));
+        assertTrue(records.get(1).contains("\"error\":\"malformed action line: line is " + (HUGE_HEAD.length() + 96L * (1 << 20) + 3)
+                + " characters long, more "
+                + "than the 4194304 read (it was skipped)\""), records.get(1));
+        assertTrue(records.get(1).contains("\"line\":2"), records.get(1));
+        assertTrue(records.get(2).startsWith("{\"id\":\"after\""), records.get(2));
+    }
 }

@@ -47,7 +47,7 @@ import java.util.function.Supplier;
 
 /**
  * The custody REST API client: one method per endpoint of the service spec, plus the two paths
- * DESIGN §6 adds (list wallets, deposit address) and the polling helpers for MPC wallet creation
+ * docs/design.md §6 adds (list wallets, deposit address) and the polling helpers for MPC wallet creation
  * and web3 signing.
  *
  * <p>This class is the endpoint facade: it checks arguments, builds each endpoint's path, query and
@@ -57,7 +57,7 @@ import java.util.function.Supplier;
  *
  * <h2>How a request is made</h2>
  * Authenticated requests carry {@code ACCESS-API-KEY}, {@code ACCESS-TIMESTAMP} (Unix seconds of
- * the injected {@link Clock}) and {@code ACCESS-SIGN} (HMAC-SHA256 as DESIGN §6 defines it); each
+ * the injected {@link Clock}) and {@code ACCESS-SIGN} (HMAC-SHA256 as docs/design.md §6 defines it); each
  * attempt is signed afresh. {@code GET /networks} and {@code GET /assets} are public and are sent
  * without any credentials header. Requests with a body send {@code Content-Type: application/json},
  * and the signature covers the exact bytes sent.
@@ -314,7 +314,7 @@ public final class CustodyClient {
                 s -> !s.isPending(), WalletCreationStatus::status, timeout);
     }
 
-    /** {@code GET /workspaces/{workspace_id}/wallets} (DESIGN §6; bare JSON array). */
+    /** {@code GET /workspaces/{workspace_id}/wallets} (docs/design.md §6; bare JSON array). */
     public ApiResponse<List<WalletListItem>> listWallets(String workspaceId, WalletQuery query) {
         ApiRequest call = ApiRequest.get(ws(workspaceId) + "/wallets").shape(Shape.BARE)
                 .query("wallet_type", query.walletType())
@@ -324,7 +324,7 @@ public final class CustodyClient {
     }
 
     /**
-     * {@code GET /wallets/{wallet_id}/deposit-address?asset_id=…&address_type=evm|sol} (DESIGN §6).
+     * {@code GET /wallets/{wallet_id}/deposit-address?asset_id=…&address_type=evm|sol} (docs/design.md §6).
      *
      * @throws InvalidRequestException before sending if the address type is not {@code evm} or
      *     {@code sol} ({@code tron} is not available yet)

@@ -10,7 +10,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Computes the {@code ACCESS-SIGN} header of an authenticated request (DESIGN §6).
+ * Computes the {@code ACCESS-SIGN} header of an authenticated request (docs/design.md §6).
  *
  * <p>The signed text is {@code method=<METHOD>&path=<path>&timestamp=<ts>&body=<body>}, where the
  * path includes the {@code /api/v1} prefix and no query string, and the body is the exact JSON sent
@@ -37,7 +37,7 @@ final class RequestSigner {
         this.key = new SecretKeySpec(apiSecret.getBytes(StandardCharsets.UTF_8), ALGORITHM);
     }
 
-    /** The text that is signed, exactly as DESIGN §6 defines it. */
+    /** The text that is signed, exactly as docs/design.md §6 defines it. */
     static String canonicalText(String method, String path, long timestampSeconds, String body) {
         return "method=" + method + "&path=" + path + "&timestamp=" + timestampSeconds
                 + "&body=" + (body == null ? "" : body);

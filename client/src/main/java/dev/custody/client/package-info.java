@@ -1,5 +1,5 @@
 /**
- * The custody REST API client (DESIGN §6): {@code java.net.http} and Jackson, nothing else.
+ * The custody REST API client (docs/design.md §6): {@code java.net.http} and Jackson, nothing else.
  *
  * <h2>What a user of the client sees</h2>
  * <ul>

@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 import picocli.CommandLine;
 
 /**
- * The corpus run through the {@code custody} command line (DESIGN §5), in-process: each case is one
+ * The corpus run through the {@code custody} command line (docs/design.md §5), in-process: each case is one
  * {@code custody} run through the picocli entry point ({@link Custody#commandLine(CliEnvironment, String)})
  * with captured writers, on files in a fresh temporary directory, so the CLI's own file reading, option
  * parsing and output formats are what is tested.

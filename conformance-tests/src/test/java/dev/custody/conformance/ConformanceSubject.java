@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * What the conformance corpus runs against: the engine library, or the packaged {@code custody} CLI. Every
- * input is text in the formats of DESIGN §4 (policies as a JSON policy file, an action as one JSON object),
+ * input is text in the formats of docs/design.md §4 (policies as a JSON policy file, an action as one JSON object),
  * and every answer is a plain value, so the same case runs unchanged through either implementation.
  *
  * <p>An implementation must never throw for a case's content (a malformed action, policies that do not
@@ -51,10 +51,10 @@ public interface ConformanceSubject {
      * One decision to make.
      *
      * @param policiesFileName the name of the policy file, {@code <case>.json}: its stem is the derived id
-     *     of a policy without {@code id} (DESIGN §4)
+     *     of a policy without {@code id} (docs/design.md §4)
      * @param policiesJson a JSON array of policy objects, in declaration order; {@code []} means the
      *     workspace has no policy at all (no policy file, rather than a file holding none)
-     * @param actionJson one action object (DESIGN §4), possibly malformed
+     * @param actionJson one action object (docs/design.md §4), possibly malformed
      * @param now the clock instant used when the action carries no {@code at}; null for the real clock
      * @param budget the evaluation time budget; null for the subject's default (the spec's 100 ms)
      */
@@ -68,7 +68,7 @@ public interface ConformanceSubject {
     }
 
     /**
-     * A decision as DESIGN §4 prints it.
+     * A decision as docs/design.md §4 prints it.
      *
      * @param decision {@code ALLOW}, {@code DENY} or {@code NO_MATCH}
      * @param policyId attributed policy, or null

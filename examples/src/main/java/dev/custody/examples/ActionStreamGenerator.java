@@ -21,7 +21,7 @@ import java.util.SplittableRandom;
 
 /**
  * Writes the example action stream ({@code examples/actions/stream.jsonl}): a week of activity in two
- * workspaces of the example policy repository, one JSON action per line (DESIGN §4), with
+ * workspaces of the example policy repository, one JSON action per line (docs/design.md §4), with
  * {@code withdrawal.settled} records in between.
  *
  * <p>Deterministic: the same seed and count always give the same bytes (no clock, no hash iteration order), so

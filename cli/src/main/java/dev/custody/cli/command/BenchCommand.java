@@ -61,6 +61,9 @@ public final class BenchCommand implements Callable<Integer> {
     @Mixin
     DebugOption debug;
 
+    @Mixin
+    StreamOptions streamOptions;
+
     @Spec
     CommandSpec spec;
 
@@ -115,7 +118,7 @@ public final class BenchCommand implements Callable<Integer> {
         List<Action> parsed = new ArrayList<>();
         long malformed = 0;
         long parseStart = System.nanoTime();
-        try (ActionStream stream = new ActionStream(Inputs.lines(actions, root.environment().stdin()))) {
+        try (ActionStream stream = streamOptions.open(actions, root.environment().stdin())) {
             ActionStream.Line line;
             while ((line = stream.next()) != null) {
                 if (line instanceof ActionStream.ActionLine a) {

@@ -61,6 +61,9 @@ public final class DiffCommand implements Callable<Integer> {
     @Mixin
     DebugOption debug;
 
+    @Mixin
+    StreamOptions streamOptions;
+
     @Spec
     CommandSpec spec;
 
@@ -112,7 +115,7 @@ public final class DiffCommand implements Callable<Integer> {
             throw CliException.usage("`--assume-settled` needs a velocity ledger; it cannot be used with "
                     + "`--velocity given`");
         }
-        try (ActionStream stream = new ActionStream(Inputs.lines(actions, env.stdin()))) {
+        try (ActionStream stream = streamOptions.open(actions, env.stdin())) {
             Clock clock = evaluation.clock(env);
             LocalEngine baseEngine = LocalEngine.read(base, clock, evaluation.timeBudget, err, "base policies");
             LocalEngine headEngine = LocalEngine.read(head, clock, evaluation.timeBudget, err, "head policies");
@@ -128,6 +131,7 @@ public final class DiffCommand implements Callable<Integer> {
             Style style = root.style();
             Map<Transition, long[]> transitions = new LinkedHashMap<>();
             long total = 0;
+            long events = 0;
             long changed = 0;
             long malformed = 0;
             ActionStream.Line read;
@@ -157,8 +161,11 @@ public final class DiffCommand implements Callable<Integer> {
                     if (++malformed <= MAX_MALFORMED_REPORTED) {
                         err.println("error: line " + m.number() + ": malformed action line: " + m.message());
                     }
+                } else if (line instanceof ActionStream.SettlementLine) {
+                    events++;
                 }
             }
+            StreamOptions.checkAccounted(stream, total + events, "diff");
             if (malformed > MAX_MALFORMED_REPORTED) {
                 err.println("error: " + (malformed - MAX_MALFORMED_REPORTED) + " more malformed action lines");
             }

@@ -44,7 +44,7 @@ import picocli.CommandLine.Spec;
 /**
  * {@code custody eval}: evaluates one condition against one payload and prints {@code true}, {@code false}, or
  * the error (a read of an absent field, a non-boolean result, the time budget). The payload is an action as
- * in a stream (DESIGN §4) or just its sections; a missing {@code wallet_id} is filled with a placeholder, and
+ * in a stream (docs/design.md §4) or just its sections; a missing {@code wallet_id} is filled with a placeholder, and
  * {@code context.*} comes from the action's {@code at}, {@code --at}, or now. Exit 0 for true or false, 1 when
  * the condition is invalid, the payload malformed, or the evaluation fails.
  */
@@ -87,7 +87,7 @@ public final class EvalCommand implements Callable<Integer> {
     TriggerAction action;
 
     @Option(names = "--payload", paramLabel = "FILE",
-            description = "JSON payload: an action (DESIGN §4) or just its sections; `-` reads standard input. "
+            description = "JSON payload: an action (docs/design.md §4) or just its sections; `-` reads standard input. "
                     + "Without it, every field is absent.")
     String payloadFile;
 

@@ -44,7 +44,7 @@ import picocli.CommandLine.Spec;
  * that do not load or compile deny every action ({@code fail_closed}) with their errors on stderr, a malformed
  * line is denied ({@code fail_closed}, with its line number) and the replay goes on.
  *
- * <p>Velocity (DESIGN §4): records with an {@code "event"} key are not actions; {@code withdrawal.settled}
+ * <p>Velocity (docs/design.md §4): records with an {@code "event"} key are not actions; {@code withdrawal.settled}
  * ones realize outflow in an in-memory {@link StreamLedger}, every withdrawal counts as an attempt, and a
  * withdrawal without {@code wallet}/{@code workspace} sections gets them from the ledger as of its
  * {@code at} (sections given in the action are used as given). With {@code --assume-settled} every
@@ -101,6 +101,9 @@ public final class ReplayCommand implements Callable<Integer> {
     @Mixin
     DebugOption debug;
 
+    @Mixin
+    StreamOptions streamOptions;
+
     @Spec
     CommandSpec spec;
 
@@ -153,7 +156,7 @@ public final class ReplayCommand implements Callable<Integer> {
             throw CliException.usage("`--assume-settled` needs a velocity ledger; it cannot be used with "
                     + "`--velocity given`");
         }
-        try (ActionStream stream = new ActionStream(Inputs.lines(actions, env.stdin()));
+        try (ActionStream stream = streamOptions.open(actions, env.stdin());
                 ReplayPipeline pipeline = new ReplayPipeline(
                         threads != null ? threads : Runtime.getRuntime().availableProcessors())) {
             LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget, err, "policies");
@@ -197,6 +200,7 @@ public final class ReplayCommand implements Callable<Integer> {
                 out.print("}\n");
             }
             out.flush();
+            StreamOptions.checkAccounted(stream, summary.actions() + summary.eventRecords(), "replay");
             summary.print(err, Inputs.STDIN.equals(actions) ? "standard input" : "`" + actions + "`");
             err.flush();
             return summary.malformedLines() > 0 || local.failed() ? ExitCode.INPUT : ExitCode.OK;

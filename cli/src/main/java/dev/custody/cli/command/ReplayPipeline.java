@@ -80,7 +80,7 @@ final class ReplayPipeline implements AutoCloseable {
                 if (raw.isEmpty()) {
                     end = true;
                 } else {
-                    parsing.add(pool.submit(() -> parse(raw)));
+                    parsing.add(pool.submit(() -> parse(stream, raw)));
                 }
             }
             if (parsing.isEmpty() && rendering.isEmpty()) {
@@ -97,10 +97,10 @@ final class ReplayPipeline implements AutoCloseable {
         }
     }
 
-    private static List<ActionStream.Line> parse(List<ActionStream.RawLine> raw) {
+    private static List<ActionStream.Line> parse(ActionStream stream, List<ActionStream.RawLine> raw) {
         List<ActionStream.Line> out = new ArrayList<>(raw.size());
         for (ActionStream.RawLine r : raw) {
-            out.add(ActionStream.parse(r.number(), r.text()));
+            out.add(stream.parse(r));
         }
         return out;
     }

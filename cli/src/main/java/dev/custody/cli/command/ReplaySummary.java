@@ -84,6 +84,15 @@ final class ReplaySummary {
         return actions;
     }
 
+    /** Event records seen (applied, or counted with {@code --velocity given}). */
+    long eventRecords() {
+        long n = 0;
+        for (long[] c : events.values()) {
+            n += c[0];
+        }
+        return n;
+    }
+
     long malformedLines() {
         return malformed;
     }

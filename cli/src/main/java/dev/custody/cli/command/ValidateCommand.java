@@ -91,7 +91,7 @@ public final class ValidateCommand implements Callable<Integer> {
         return result.valid() ? ExitCode.OK : ExitCode.INPUT;
     }
 
-    /** {@code {"valid", "diagnostics": [...]}} exactly as DESIGN §5 gives it. */
+    /** {@code {"valid", "diagnostics": [...]}} exactly as docs/design.md §5 gives it. */
     static Map<String, Object> json(CompileResult result) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("valid", result.valid());

@@ -79,7 +79,7 @@ public final class Custody implements Callable<Integer>, CliRoot {
     static final java.util.Set<String> COMPILING_VERBS =
             java.util.Set.of("validate", "lint", "eval", "replay", "diff", "test", "bench");
 
-    /** The exit codes, shown under every command's help (DESIGN §5). */
+    /** The exit codes, shown under every command's help (docs/design.md §5). */
     static final Map<String, String> EXIT_CODES = exitCodes();
 
     @Option(names = "--debug", description = "Print the stack trace of internal errors.")

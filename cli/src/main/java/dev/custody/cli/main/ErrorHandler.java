@@ -22,7 +22,7 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * Turns every failure into one {@code error: …} line on stderr and an exit code (DESIGN §5): usage errors
+ * Turns every failure into one {@code error: …} line on stderr and an exit code (docs/design.md §5): usage errors
  * (unknown flag, missing argument, a value picocli or our converters refuse) are 2; {@link CliException}s
  * carry their own code; missing or unreadable files and any other exception are 3. No stack trace unless
  * {@code --debug} was given. Stateless.

@@ -164,7 +164,7 @@ final class ActionDraft {
     }
 
     /**
-     * The draft as an action file object (DESIGN §4), which {@code :load} reads back: {@code id},
+     * The draft as an action file object (docs/design.md §4), which {@code :load} reads back: {@code id},
      * {@code action}, {@code wallet_id}, {@code workspace_id}, {@code at} (only when fixed), then the
      * sections.
      */

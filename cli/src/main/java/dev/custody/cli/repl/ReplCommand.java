@@ -28,7 +28,7 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code custody repl}: the interactive shell for policy authors (DESIGN §5). Set up a payload field by
+ * {@code custody repl}: the interactive shell for policy authors (docs/design.md §5). Set up a payload field by
  * field or load an action file, type conditions and see {@code true}/{@code false} or the compiler's
  * diagnostics, load policy files and ask for the decision.
  *

@@ -244,4 +244,31 @@ class ReplayCommandTest {
         assertTrue(ActionStream.parse(1, Fixtures.withdrawal("a-1", 1, true).replace("0xabc", "\\\"event\\\""))
                 instanceof ActionStream.ActionLine, "\"event\" inside a value does not make a record an event");
     }
+
+    @Test
+    void noLineIsLostByteOrderMarkBothKeysOrLength() {
+        String both = "{\"id\": \"both\", \"action\": \"withdrawal.create\", \"event\": \"withdrawal.settled\"}";
+        String tooLong = Fixtures.withdrawal("long", 1, false).replace("0xabc", "0x" + "a".repeat(900));
+        String stream = Cli.write(dir, "bom.jsonl", "\uFEFF" + Fixtures.withdrawal("first", 500, true) + "\n"
+                + both + "\n\n" + tooLong + "\n" + Fixtures.withdrawal("last", 20000, false) + "\n");
+        for (String velocity : new String[] {"derive", "given"}) {
+            Cli.Result r = replay("--policies", policies, "--actions", stream, "--format", "jsonl",
+                    "--velocity", velocity, "--max-line-length", "600");
+            assertEquals(ExitCode.INPUT, r.exit(), r.toString());
+            List<String> out = r.outWithoutTimings().lines().toList();
+            assertEquals(4, out.size(), velocity + ": one record per non-blank line: " + out);
+            assertTrue(out.get(0).startsWith("{\"id\":\"first\",\"action\":\"withdrawal.create\",\"decision\":\"ALLOW\""),
+                    out.get(0));
+            assertEquals("{\"id\":\"both\",\"action\":null,\"decision\":\"DENY\",\"policy_id\":null,\"rule_id\":null,"
+                    + "\"reason\":null,\"fail_closed\":true,\"failure\":\"malformed_action\",\"error\":\"malformed action "
+                    + "line: a record has both `action` and `event`: an action has no `event`, a settlement no "
+                    + "`action`\",\"elapsed_us\":0,\"line\":2,\"column\":16}", out.get(1));
+            assertEquals("{\"id\":null,\"action\":null,\"decision\":\"DENY\",\"policy_id\":null,\"rule_id\":null,"
+                    + "\"reason\":null,\"fail_closed\":true,\"failure\":\"malformed_action\",\"error\":\"malformed action "
+                    + "line: line is " + tooLong.length() + " characters long, more than the 600 read (it was "
+                    + "skipped)\",\"elapsed_us\":0,\"line\":4}", out.get(2));
+            assertTrue(out.get(3).startsWith("{\"id\":\"last\",\"action\":\"withdrawal.create\",\"decision\":\"DENY\""),
+                    out.get(3));
+        }
+    }
 }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Replay derives absent velocity sections from the stream's own records (DESIGN §4). */
+/** Replay derives absent velocity sections from the stream's own records (docs/design.md §4). */
 class ReplayVelocityTest {
     static final String VELOCITY_YAML = """
             id: velocity

@@ -26,7 +26,7 @@ import java.util.Set;
 
 /**
  * The baseline: the same rules in a plain cel-java environment where every section is a
- * {@code map(string, dyn)} variable, each rule a program run with {@code program.eval(Map)}, and DESIGN §3.8
+ * {@code map(string, dyn)} variable, each rule a program run with {@code program.eval(Map)}, and docs/design.md §3.8
  * coded by hand around them (kept rules in declaration order, DENY over ALLOW, errors fail closed). No
  * payload check, no time budget, no error messages: what a team would write directly on cel-java.
  */

@@ -3,6 +3,7 @@ package dev.custody.engine.payload;
 import dev.custody.engine.diagnostic.Suggestions;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
+import dev.custody.engine.schema.Limits;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
 import java.math.BigDecimal;
@@ -33,11 +34,17 @@ import java.util.Map;
  *   <li>NaN or infinite numbers, and negative amounts, USD values, outflows, counts and ages;
  *   <li>a {@code principal.role} outside the role enum;
  *   <li>a {@code resource.decoded_args} that is not a string-keyed map, nests deeper than
- *       {@value #MAX_DEPTH} levels, or holds more than {@value #MAX_ENTRIES} values.
+ *       {@value #MAX_DEPTH} levels, or holds more than {@value #MAX_ENTRIES} values;
+ *   <li>sizes past the payload limits of {@link Limits}: a string field longer than
+ *       {@value Limits#PAYLOAD_STRING_MAX} characters; inside {@code decoded_args}, a string longer than
+ *       {@value Limits#DECODED_ARG_STRING_MAX}, a key longer than {@value Limits#DECODED_ARG_KEY_MAX}, or more
+ *       than {@value Limits#DECODED_ARGS_CHARS_MAX} characters of strings and keys in all. So the work any rule
+ *       can do on a payload is bounded before it runs (a regex over a field, a concatenation, a comprehension
+ *       over the arguments), and the time budget is about the rules, not about what a caller chose to send.
  * </ul>
  * A {@code null} value counts as absent. Absent fields stay absent: reading one in a rule is a runtime
  * error, which the evaluator turns into a fail-closed DENY. The one exception is
- * {@code resource.decoded_args}: left out, the call was not recognized, so it is the empty map (DESIGN §3).
+ * {@code resource.decoded_args}: left out, the call was not recognized, so it is the empty map (docs/design.md §3).
  *
  * <p>{@code context.hour} (0–23) and {@code context.day_of_week} ({@code "Monday"}…) are computed from the
  * evaluation instant in UTC.
@@ -201,7 +208,7 @@ public final class PayloadValidator {
             out.putIfAbsent(s.wireName(), Map.of());
         }
         // A call given without decoded arguments is an unrecognized one: its decoded_args is an empty map, so
-        // has(resource.decoded_args.<key>) is false there rather than a failed read (DESIGN §3).
+        // has(resource.decoded_args.<key>) is false there rather than a failed read (docs/design.md §3).
         Map<String, Object> resource = out.get(Section.RESOURCE.wireName());
         if (resource != null && !resource.containsKey("decoded_args")) {
             Map<String, Object> withArgs = new HashMap<>(resource);
@@ -217,6 +224,9 @@ public final class PayloadValidator {
             case STRING -> {
                 if (!(raw instanceof String s)) {
                     throw new Malformed("must be a string, not " + describe(raw));
+                }
+                if (s.length() > Limits.PAYLOAD_STRING_MAX) {
+                    throw new Malformed("is " + s.length() + " characters long, more than " + Limits.PAYLOAD_STRING_MAX);
                 }
                 if (!spec.enumValues().isEmpty() && !spec.enumValues().contains(s)) {
                     throw new Malformed("`" + clip(s) + "` is not one of " + String.join(", ", spec.enumValues()));
@@ -253,7 +263,7 @@ public final class PayloadValidator {
                 return raw instanceof Long ? raw : (Object) l;
             }
             case MAP -> {
-                int[] budget = {MAX_ENTRIES};
+                int[] budget = {MAX_ENTRIES, Limits.DECODED_ARGS_CHARS_MAX};
                 return dynamic(raw, 0, budget, true);
             }
             default -> throw new AssertionError(spec.type());
@@ -299,6 +309,11 @@ public final class PayloadValidator {
                 if (!(e.getKey() instanceof String k)) {
                     throw new Malformed("must have string keys");
                 }
+                if (k.length() > Limits.DECODED_ARG_KEY_MAX) {
+                    throw new Malformed("has a key " + k.length() + " characters long, more than "
+                            + Limits.DECODED_ARG_KEY_MAX);
+                }
+                chars(k, budget);
                 if (e.getValue() != null) {
                     out.put(k, dynamic(e.getValue(), depth + 1, budget, false));
                 }
@@ -318,7 +333,15 @@ public final class PayloadValidator {
             }
             return Collections.unmodifiableList(out);
         }
-        if (raw instanceof String || raw instanceof Boolean) {
+        if (raw instanceof String str) {
+            if (str.length() > Limits.DECODED_ARG_STRING_MAX) {
+                throw new Malformed("holds a string " + str.length() + " characters long, more than "
+                        + Limits.DECODED_ARG_STRING_MAX);
+            }
+            chars(str, budget);
+            return raw;
+        }
+        if (raw instanceof Boolean) {
             return raw;
         }
         if (raw instanceof Long || raw instanceof Integer || raw instanceof Short || raw instanceof Byte
@@ -333,6 +356,14 @@ public final class PayloadValidator {
             return d;
         }
         throw new Malformed("holds a value of unsupported type " + describe(raw));
+    }
+
+    /** Counts a string against the characters {@code decoded_args} may hold in all. */
+    private static void chars(String s, int[] budget) throws Malformed {
+        budget[1] -= s.length();
+        if (budget[1] < 0) {
+            throw new Malformed("holds more than " + Limits.DECODED_ARGS_CHARS_MAX + " characters of strings and keys");
+        }
     }
 
     private static String describe(Object raw) {

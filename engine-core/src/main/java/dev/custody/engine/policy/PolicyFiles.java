@@ -11,7 +11,7 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * Finds and reads policy files. Declaration order across files is the sorted path order (DESIGN §3.6),
+ * Finds and reads policy files. Declaration order across files is the sorted path order (docs/design.md §3.6),
  * then the position inside each file.
  *
  * <p>A directory is searched recursively for {@code .json}, {@code .yaml} and {@code .yml} files, skipping

@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Reads policy files (DESIGN §4): {@code .json}, {@code .yaml} or {@code .yml}, holding one policy object,
+ * Reads policy files (docs/design.md §4): {@code .json}, {@code .yaml} or {@code .yml}, holding one policy object,
  * an array of them, or an API envelope whose {@code data} is one or an array.
  *
  * <p>A policy object is the create-policy body ({@code name}, {@code description}, {@code approval_group_id},

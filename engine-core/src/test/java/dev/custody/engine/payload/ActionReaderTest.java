@@ -113,4 +113,39 @@ class ActionReaderTest {
         assertEquals(Map.of("outflow_1h", 0.0), b.sections().get("wallet"));
         assertEquals(null, a.sections().get("wallet"));
     }
+
+    @Test
+    void aLineLongerThanTheLimitIsOneMalformedRecordAndTheStreamGoesOn() throws Exception {
+        String ok = "{\"action\": \"withdrawal.create\", " + W + "}";
+        String longLine = "{\"action\": \"withdrawal.create\", \"id\": \"" + "x".repeat(500) + "\"}";
+        String text = ok + "\r\n" + longLine + "\r" + ok + "\n\n";
+        try (ActionStream stream = new ActionStream(new StringReader(text), ok.length())) {
+            List<ActionStream.RawLine> raw = stream.nextBatch(10);
+            assertEquals(3, raw.size());
+            assertInstanceOf(ActionStream.ActionLine.class, stream.parse(raw.get(0)));
+            ActionStream.MalformedLine m = assertInstanceOf(ActionStream.MalformedLine.class, stream.parse(raw.get(1)));
+            assertEquals(2, m.number());
+            assertEquals("line is " + longLine.length() + " characters long, more than the " + ok.length()
+                    + " read (it was skipped)", m.message());
+            ActionStream.ActionLine third = assertInstanceOf(ActionStream.ActionLine.class, stream.parse(raw.get(2)));
+            assertEquals(3, third.number());
+            assertEquals(4, stream.linesRead());
+            assertEquals(1, stream.blankLines());
+            assertEquals(1, stream.overLongLines());
+        }
+    }
+
+    @Test
+    void lineEndingsSplitAcrossTheBufferAreOneEnding() throws Exception {
+        // 64 Ki characters fill the reader's buffer exactly: the \r ends one read and the \n starts the next
+        String first = "{\"action\": \"withdrawal.create\", \"id\": \"" + "y".repeat(64 * 1024 - 42) + "\"}";
+        String text = first + "\r\n" + "{\"action\": \"withdrawal.create\", " + W + "}\n";
+        assertEquals(64 * 1024 - 1, first.length());
+        try (ActionStream stream = new ActionStream(new StringReader(text))) {
+            assertEquals(1, assertInstanceOf(ActionStream.ActionLine.class, stream.next()).number());
+            assertEquals(2, assertInstanceOf(ActionStream.ActionLine.class, stream.next()).number());
+            assertEquals(null, stream.next());
+            assertEquals(0, stream.blankLines());
+        }
+    }
 }

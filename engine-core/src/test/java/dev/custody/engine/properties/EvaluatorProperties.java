@@ -40,7 +40,7 @@ import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.statistics.StatisticsReport;
 
 /**
- * Properties of {@link Evaluator} over random bundles and actions (DESIGN §3): it never throws, a DENY
+ * Properties of {@link Evaluator} over random bundles and actions (docs/design.md §3): it never throws, a DENY
  * rule can only tighten a decision, a rule error without a true DENY fails closed, and every decision and
  * its attribution match a brute-force {@link Oracle}.
  *

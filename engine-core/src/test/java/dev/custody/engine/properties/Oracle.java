@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A brute-force reading of DESIGN §3, independent of {@code PolicyBundle} and {@code Evaluator}: it
+ * A brute-force reading of docs/design.md §3, independent of {@code PolicyBundle} and {@code Evaluator}: it
  * selects the kept rules itself from the policies (§3.1–2), compiles and evaluates <em>every</em> kept rule
  * separately with {@link CompiledCondition#evaluate}, and applies §3.3–8 to the list of results.
  *

@@ -23,6 +23,18 @@ public final class Limits {
     public static final int RULES_PER_POLICY_MAX = 50;
     /** Maximum number of wallet ids one policy targets. */
     public static final int WALLET_IDS_MAX = 500;
+    /**
+     * Longest string field of an action's sections, in characters (an email, an address, a network code, a
+     * decimal wei value: all far shorter). A longer one makes the action malformed: a rule must never run a regex
+     * or a concatenation over megabytes a caller chose to send.
+     */
+    public static final int PAYLOAD_STRING_MAX = 1024;
+    /** Longest string inside {@code resource.decoded_args} (a {@code bytes} argument as hex can be long), in characters. */
+    public static final int DECODED_ARG_STRING_MAX = 16 * 1024;
+    /** Longest key inside {@code resource.decoded_args}, in characters. */
+    public static final int DECODED_ARG_KEY_MAX = 128;
+    /** Most characters of all strings and keys inside {@code resource.decoded_args} together. */
+    public static final int DECODED_ARGS_CHARS_MAX = 64 * 1024;
     /** The default evaluation time budget: exceeding it denies the action. */
     public static final Duration EVALUATION_TIMEOUT = Duration.ofMillis(100);
     /** Maximum {@code offset} of the assets list. */

@@ -8,7 +8,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code custody api}: the custody REST API from the command line (DESIGN §5, §6). The root
+ * {@code custody api}: the custody REST API from the command line (docs/design.md §5, §6). The root
  * {@code custody} command registers an instance of this class as a subcommand; tests run it
  * directly with {@code new CommandLine(new ApiCommand(environment))}.
  *

@@ -21,7 +21,7 @@ import java.util.List;
 
 /**
  * Policy files on disk as the {@code api policies} commands use them: read with the engine's
- * {@link PolicyReader} (DESIGN §4: JSON or YAML, one policy, an array or an envelope; unknown
+ * {@link PolicyReader} (docs/design.md §4: JSON or YAML, one policy, an array or an envelope; unknown
  * properties are errors), linted with the engine's {@link PolicyValidator}, and turned into API
  * request bodies. Stateless.
  */

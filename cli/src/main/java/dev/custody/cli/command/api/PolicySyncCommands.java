@@ -74,7 +74,7 @@ final class PolicySyncCommands {
         return policyId.replaceAll("[^A-Za-z0-9._-]", "_") + ".json";
     }
 
-    /** The policy file content: the policy as DESIGN §4 reads it, fields in a fixed order. */
+    /** The policy file content: the policy as docs/design.md §4 reads it, fields in a fixed order. */
     static String fileContent(Policy p, String workspaceId) {
         ObjectNode node = ApiLeaf.JSON.createObjectNode();
         node.put("id", p.id());

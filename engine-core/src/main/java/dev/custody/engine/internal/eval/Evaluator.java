@@ -22,7 +22,7 @@ import java.util.Objects;
 /**
  * Decides actions against a {@link PolicyBundle}, fail-closed.
  *
- * <h2>Semantics (DESIGN §3, pinned by the conformance corpus)</h2>
+ * <h2>Semantics (docs/design.md §3, pinned by the conformance corpus)</h2>
  * <ol>
  *   <li>An invalid bundle, or a malformed action ({@link PayloadValidator}), is DENY with
  *       {@code fail_closed}.

@@ -404,7 +404,7 @@ class EvaluatorTest {
 
     @Test
     void aCallWithoutDecodedArgsIsAnUnrecognizedCall() {
-        // DESIGN §3: an unrecognized call has an empty decoded_args map, so has() answers false; a call given
+        // docs/design.md §3: an unrecognized call has an empty decoded_args map, so has() answers false; a call given
         // without decoded_args is one whose arguments were not recognized, so a guarded rule is false there
         // rather than failing closed
         Rule guarded = new Rule("treasury", "web3.contract_call",
