@@ -1,5 +1,6 @@
 package dev.custody.cli.repl;
 
+import dev.custody.engine.schema.Uuids;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
 import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
@@ -386,7 +387,7 @@ public final class Session {
             }
             case "wallet_id" -> {
                 String wallet = FieldValues.string("wallet_id", value);
-                if (!PayloadValidator.isUuid(wallet)) {
+                if (!Uuids.isUuid(wallet)) {
                     throw new CommandError("`wallet_id` is a UUID; `" + value + "` is not");
                 }
                 draft.walletId(wallet);

@@ -4,6 +4,7 @@ import dev.custody.engine.diagnostic.Suggestions;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Limits;
+import dev.custody.engine.schema.Uuids;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
 import java.math.BigDecimal;
@@ -92,24 +93,6 @@ public final class PayloadValidator {
         return CONTEXTS.get(day * 24 + hour);
     }
 
-    /** Whether {@code s} is a UUID in the canonical 8-4-4-4-12 hex form (any case). */
-    public static boolean isUuid(String s) {
-        // by hand rather than with a regex: every evaluation checks the wallet id
-        if (s == null || s.length() != 36) {
-            return false;
-        }
-        for (int i = 0; i < 36; i++) {
-            char c = s.charAt(i);
-            boolean ok = i == 8 || i == 13 || i == 18 || i == 23
-                    ? c == '-'
-                    : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-            if (!ok) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Checks {@code action}, with {@code instant} as the evaluation instant (used only when the action
      * carries no {@code at}). Never throws for malformed content; {@code action} and {@code instant} must
@@ -120,7 +103,7 @@ public final class PayloadValidator {
         if (action.walletId() == null || action.walletId().isEmpty()) {
             return new PayloadResult.Invalid("`wallet_id` is missing");
         }
-        if (!isUuid(action.walletId())) {
+        if (!Uuids.isUuid(action.walletId())) {
             return new PayloadResult.Invalid("`wallet_id` `" + clip(action.walletId()) + "` is not a UUID");
         }
         Instant at = action.at() != null ? action.at() : instant;

@@ -1,11 +1,11 @@
 package dev.custody.engine.policy;
 
+import dev.custody.engine.schema.Uuids;
 import dev.custody.engine.compile.CompileResult;
 import dev.custody.engine.compile.CompiledCondition;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.payload.PayloadValidator;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.Limits;
 import dev.custody.engine.schema.PolicyStatus;
@@ -65,7 +65,7 @@ public final class PolicyValidator {
         if (policy.approvalGroupId() == null) {
             out.add(Diagnostic.at("/approval_group_id", DiagnosticCode.MISSING_FIELD,
                     "`approval_group_id` is required", "the approval group that reviews changes to this policy"));
-        } else if (!PayloadValidator.isUuid(policy.approvalGroupId())) {
+        } else if (!Uuids.isUuid(policy.approvalGroupId())) {
             out.add(Diagnostic.at("/approval_group_id", DiagnosticCode.INVALID_UUID,
                     "`approval_group_id` `" + clip(policy.approvalGroupId()) + "` is not a UUID", null));
         }
@@ -76,7 +76,7 @@ public final class PolicyValidator {
         }
         for (int i = 0; i < policy.walletIds().size(); i++) {
             String w = policy.walletIds().get(i);
-            if (!PayloadValidator.isUuid(w)) {
+            if (!Uuids.isUuid(w)) {
                 out.add(Diagnostic.at("/wallet_ids/" + i, DiagnosticCode.INVALID_UUID,
                         w == null ? "wallet id is null" : "wallet id `" + clip(w) + "` is not a UUID", null));
             }
