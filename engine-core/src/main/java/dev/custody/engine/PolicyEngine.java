@@ -290,7 +290,8 @@ public final class PolicyEngine {
      * Told about every bundle the engine loads: for reporting (the CLI prints a workspace's compile errors
      * once, at file:line:column) and monitoring. Called on the loading thread, while the workspace's cache
      * entry is being computed: an implementation must be quick, must not throw, and must not call back into
-     * the engine for the same workspace. Implementations must be thread-safe.
+     * the engine for the same workspace. Implementations must be thread-safe. Both methods do nothing unless
+     * overridden.
      */
     public interface LoadListener {
         /**
@@ -300,13 +301,15 @@ public final class PolicyEngine {
          * @param errors why the bundle is invalid (it then denies every action, failure {@code compile}); empty
          *     when it is valid
          */
-        void loaded(String workspaceId, List<BundleError> errors);
+        default void loaded(String workspaceId, List<BundleError> errors) {
+        }
 
         /**
          * The source failed: nothing is cached, the workspace's actions are denied (failure {@code load}) and
          * the next evaluation loads again.
          */
-        void failed(String workspaceId, String message);
+        default void failed(String workspaceId, String message) {
+        }
     }
 
     /** Builds a {@link PolicyEngine}. Fails fast on bad settings. Not thread-safe; the engine is. */

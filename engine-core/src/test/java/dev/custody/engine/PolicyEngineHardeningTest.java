@@ -183,10 +183,6 @@ class PolicyEngineHardeningTest {
                     public void loaded(String workspaceId, List<BundleError> errors) {
                         loaded.add(errors);
                     }
-
-                    @Override
-                    public void failed(String workspaceId, String message) {
-                    }
                 })
                 .build();
         Decision a = engine.evaluate("a", withdrawal(1).workspaceId(null).build());

@@ -177,11 +177,7 @@ public final class TestCommand implements Callable<Integer> {
                             invalid.add(errors);
                         }
                     }
-
-                    @Override
-                    public void failed(String workspaceId, String message) {
-                        // reported above as the files' read errors
-                    }
+                    // a load failure is reported above, as the files' read errors
                 })
                 .build();
         List<CaseResult> results = new ArrayList<>();
