@@ -35,6 +35,10 @@ import java.util.regex.Pattern;
  */
 public final class CompiledCondition {
     static final int CHECK_EVERY = 16;
+    /** The longest string a watched condition may build while it runs, in characters. */
+    static final int MAX_BUILT_STRING = 256 * 1024;
+    /** The most elements a list or map built by a watched condition may hold. */
+    static final int MAX_BUILT_ELEMENTS = 100_000;
     /** Conditions with more sub-expressions than this are evaluated under the deadline listener. */
     static final int WATCH_ABOVE_NODES = 64;
     private static final Pattern RUNTIME_ERROR = Pattern.compile("evaluation error(?: at [^:]*:(\\d+))?: (.*)",
@@ -160,6 +164,8 @@ public final class CompiledCondition {
             return new ConditionResult.Failure("condition returned " + describe(result) + ", not a boolean", false);
         } catch (BudgetExceeded e) {
             return new ConditionResult.Failure("time budget exceeded while the rule ran", true);
+        } catch (TooLarge e) {
+            return new ConditionResult.Failure(e.getMessage(), false);
         } catch (CelEvaluationException e) {
             return new ConditionResult.Failure(runtimeMessage(e.getMessage()), false);
         } catch (RuntimeException | StackOverflowError e) {
@@ -243,6 +249,24 @@ public final class CompiledCondition {
         }
     }
 
+    /**
+     * A value built during evaluation grew past its cap: an error of the rule (so fail-closed), thrown as an
+     * {@link Error} for the same reason as {@link BudgetExceeded}.
+     */
+    static final class TooLarge extends Error {
+        TooLarge(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /**
+     * Watches a condition that may run long: past the deadline it stops it, and a string, list or map built along
+     * the way that grows past {@value #MAX_BUILT_STRING} characters or {@value #MAX_BUILT_ELEMENTS} elements stops
+     * it as an error. Payload fields are bounded when the payload is checked; this bounds what a rule builds from
+     * them (concatenations, {@code map}/{@code filter} results), so no single step of a watched rule, a regex
+     * included, works on more than that. Each value is checked when it is produced, so nothing larger than twice
+     * the cap is ever built.
+     */
     private static final class Deadline implements CelEvaluationListener {
         private final long deadlineNanos;
         private int calls;
@@ -253,6 +277,15 @@ public final class CompiledCondition {
 
         @Override
         public void callback(CelExpr expr, Object result) {
+            if (result instanceof String s && s.length() > MAX_BUILT_STRING) {
+                throw new TooLarge("a string grew to " + s.length() + " characters, more than " + MAX_BUILT_STRING);
+            }
+            if (result instanceof java.util.Collection<?> c && c.size() > MAX_BUILT_ELEMENTS) {
+                throw new TooLarge("a list grew to " + c.size() + " elements, more than " + MAX_BUILT_ELEMENTS);
+            }
+            if (result instanceof Map<?, ?> m && m.size() > MAX_BUILT_ELEMENTS) {
+                throw new TooLarge("a map grew to " + m.size() + " entries, more than " + MAX_BUILT_ELEMENTS);
+            }
             if (++calls % CHECK_EVERY == 0 && System.nanoTime() - deadlineNanos > 0) {
                 throw BudgetExceeded.INSTANCE;
             }
