@@ -130,4 +130,25 @@ class CustodyJarIT {
         assertTrue(records.get(1).contains("\"line\":2"), records.get(1));
         assertTrue(records.get(2).startsWith("{\"id\":\"after\""), records.get(2));
     }
+
+    /**
+     * The launcher the build writes beside the jar starts it with the class-data archive the build recorded:
+     * with {@code -Xshare:on} the JVM refuses to start unless the archive maps, so this fails if the archive is
+     * missing, stale or unusable.
+     */
+    @Test
+    void theLauncherStartsWithTheClassDataArchive() throws Exception {
+        Path launcher = JAR.resolveSibling("custody");
+        assertTrue(Files.isExecutable(launcher), launcher + " is built and executable");
+        assertTrue(Files.size(JAR.resolveSibling("custody.jsa")) > 1_000_000, "the archive holds the classes");
+        ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "validate", "--action", "withdrawal.create",
+                "--effect", "DENY", "withdrawal.value_usd > 10000");
+        pb.environment().put("CUSTODY_JAVA_OPTS", "-Xshare:on");
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "custody did not finish");
+        assertEquals(new Run(ExitCode.OK, "valid\n", ""), new Run(p.exitValue(), out, err));
+    }
 }
