@@ -21,6 +21,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -41,6 +47,9 @@ import java.util.function.Function;
  *       the last attempt is a {@link CustodyTransportException}.</li>
  *   <li><b>Answers.</b> The final status and body go to the {@link ResponseReader} (envelope, data,
  *       error mapping to {@link CustodyApiException}).</li>
+ *   <li><b>Time-out.</b> The whole exchange of one attempt, the response headers and the body, waits
+ *       at most the request time-out; then it is cancelled (its connection closed) and counts as an
+ *       I/O failure: retried like one, a {@link CustodyTransportException} on the last attempt.</li>
  *   <li><b>Secrets.</b> Each exchange has its own {@link Redactor}: the secret and the key, plus the
  *       signatures of that exchange's attempts. Every debug line, warning, message and answer text
  *       goes through it, redacted before it is cut; the secret is never written, the API key only
@@ -127,7 +136,7 @@ final class HttpTransport {
             HttpResponse<String> response;
             try {
                 long started = System.nanoTime();
-                response = http.send(signed.request(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                response = send(signed.request());
                 debug(exchange, "< " + response.statusCode() + " in " + (System.nanoTime() - started) / 1_000_000
                         + " ms");
                 debug(exchange, "< body: " + truncate(exchange, response.body()));
@@ -135,7 +144,8 @@ final class HttpTransport {
                 String reason = describe(e);
                 debug(exchange, "! attempt " + attempt + "/" + attempts + " failed: " + reason);
                 if (attempt >= attempts) {
-                    throw new CustodyTransportException(exchange.redact("cannot reach `" + config.baseUrl() + "`: " + reason
+                    String what = e instanceof BodyTimeoutException ? "no complete answer from `" : "cannot reach `";
+                    throw new CustodyTransportException(exchange.redact(what + config.baseUrl() + "`: " + reason
                             + (attempts > 1 ? " (after " + attempts + " attempts)" : "")), attempt, exchange.redact(e));
                 }
                 backoff = waitBeforeRetry(backoff);
@@ -152,6 +162,62 @@ final class HttpTransport {
                 continue;
             }
             return reader.read(request, status, response.body(), type, select, exchange);
+        }
+    }
+
+    /**
+     * Sends {@code request} and reads the whole answer within the request time-out. The time-out of
+     * {@link HttpRequest#timeout} only bounds the wait for the response headers; a server that sends
+     * them and then stalls the body would hold the caller for ever. So the whole exchange, headers and
+     * body, waits at most the request time-out, after which it is cancelled, which closes the
+     * connection.
+     *
+     * @throws HttpTimeoutException if no headers came in time
+     * @throws BodyTimeoutException if the headers came but the body did not complete in time
+     */
+    private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+        AtomicBoolean headersReceived = new AtomicBoolean();
+        HttpResponse.BodyHandler<String> handler = info -> {
+            headersReceived.set(true);
+            return HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8).apply(info);
+        };
+        CompletableFuture<HttpResponse<String>> pending = http.sendAsync(request, handler);
+        try {
+            return pending.get(config.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            pending.cancel(true);
+            if (headersReceived.get()) {
+                throw new BodyTimeoutException("the response body did not complete within the "
+                        + human(config.requestTimeout()) + " request time-out");
+            }
+            throw new HttpTimeoutException("request timed out");
+        } catch (InterruptedException e) {
+            pending.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            while (cause instanceof CompletionException && cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException(cause);
+        }
+    }
+
+    /** The headers of a response came within the request time-out, but its body did not. */
+    static final class BodyTimeoutException extends HttpTimeoutException {
+        private static final long serialVersionUID = 1L;
+
+        BodyTimeoutException(String message) {
+            super(message);
         }
     }
 
@@ -254,9 +320,18 @@ final class HttpTransport {
         return one.length() > MAX_LOGGED_BODY ? one.substring(0, MAX_LOGGED_BODY) + "…" : one;
     }
 
+    /** {@code d} as {@code 2 s} or {@code 300 ms}. */
+    static String human(Duration d) {
+        long ms = d.toMillis();
+        return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";
+    }
+
     private static String describe(IOException e) {
         if (e instanceof HttpConnectTimeoutException) {
             return "connect timed out";
+        }
+        if (e instanceof BodyTimeoutException) {
+            return e.getMessage();
         }
         if (e instanceof HttpTimeoutException) {
             return "request timed out";
