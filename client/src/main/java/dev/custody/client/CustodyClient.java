@@ -129,15 +129,6 @@ public final class CustodyClient {
         return config;
     }
 
-    /**
-     * {@code text} with this client's API secret and API key masked as the client masks its own
-     * messages: whole, in fragments of 8 or more characters, or encoded (JSON, URL, HTML). For
-     * callers that print text of their own next to the client's, such as a command line.
-     */
-    public String redact(String text) {
-        return transport.redact(text);
-    }
-
     /** A fresh idempotency key from the configured supplier (random UUIDs by default). */
     public String newIdempotencyKey() {
         return idempotencyKeys.get();

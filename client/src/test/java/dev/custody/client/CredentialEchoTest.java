@@ -32,7 +32,7 @@ import org.junit.jupiter.api.TestFactory;
  * 8 or more characters in a row of any of them.
  */
 class CredentialEchoTest {
-    static final int CASES = 400;
+    static final int CASES = 300;
 
     static StubServer server;
     static HttpClient http;
