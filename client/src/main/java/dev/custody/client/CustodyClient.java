@@ -81,8 +81,10 @@ import java.util.function.Supplier;
  * server does not know the request.
  *
  * <h2>Secrets</h2>
- * The API secret and the computed signatures never appear in exception messages, in
- * {@code toString()}, or in the debug lines: everything the client emits goes through a redactor.
+ * The API secret, the API key (beyond its first 4 characters) and the computed signatures never
+ * appear in exception messages, in {@code toString()}, in the debug lines or in the answers: every
+ * text the client emits or returns goes through the redactor of its exchange, which masks them
+ * whole, in fragments of 8 or more characters, and encoded, before any text is cut to a length.
  *
  * <p>Thread-safe once built, provided the injected clock, sleeper and sinks are.
  */

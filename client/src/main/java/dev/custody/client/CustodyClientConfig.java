@@ -67,6 +67,10 @@ public final class CustodyClientConfig {
         return connectTimeout;
     }
 
+    /**
+     * How long one attempt may take, from sending the request to the last byte of the answer: the
+     * response headers and the whole body (a stalled body counts as a time-out).
+     */
     public Duration requestTimeout() {
         return requestTimeout;
     }

@@ -21,6 +21,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -41,9 +47,13 @@ import java.util.function.Function;
  *       the last attempt is a {@link CustodyTransportException}.</li>
  *   <li><b>Answers.</b> The final status and body go to the {@link ResponseReader} (envelope, data,
  *       error mapping to {@link CustodyApiException}).</li>
- *   <li><b>Secrets.</b> Every signature computed is remembered by the {@link Redactor}, and every debug
- *       line, warning and message built from server text goes through it; the secret is never
- *       written, the API key only masked.</li>
+ *   <li><b>Time-out.</b> The whole exchange of one attempt, the response headers and the body, waits
+ *       at most the request time-out; then it is cancelled (its connection closed) and counts as an
+ *       I/O failure: retried like one, a {@link CustodyTransportException} on the last attempt.</li>
+ *   <li><b>Secrets.</b> Each exchange has its own {@link Redactor}: the secret and the key, plus the
+ *       signatures of that exchange's attempts. Every debug line, warning, message and answer text
+ *       goes through it, redacted before it is cut; the secret is never written, the API key only
+ *       masked.</li>
  * </ul>
  *
  * <p>Thread-safe once built, provided the injected clock, sleeper and debug sink are: the fields
@@ -79,9 +89,9 @@ final class HttpTransport {
         this.sleeper = sleeper;
         this.debug = debug;
         this.signer = config.hasCredentials() ? new RequestSigner(config.apiSecret()) : null;
-        this.redactor = new Redactor(config.apiSecret());
+        this.redactor = new Redactor(config.apiSecret(), config.apiKey());
         this.mapper = newMapper();
-        this.reader = new ResponseReader(mapper, redactor);
+        this.reader = new ResponseReader(mapper);
     }
 
     /** The JSON mapper of the client: unknown fields ignored, nulls not written. */
@@ -118,20 +128,25 @@ final class HttpTransport {
         String signedPath = uri.getRawPath();
         int attempts = request.retryable() ? config.maxAttempts() : 1;
         Duration backoff = config.initialBackoff();
+        // the redactor of this exchange: the secret and the key, plus every signature sent so far
+        Redactor exchange = redactor;
         for (int attempt = 1; ; attempt++) {
-            HttpRequest httpRequest = build(request, uri, signedPath);
+            Attempt signed = build(request, uri, signedPath, exchange);
+            exchange = signed.redactor();
             HttpResponse<String> response;
             try {
                 long started = System.nanoTime();
-                response = http.send(httpRequest, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-                debug("< " + response.statusCode() + " in " + (System.nanoTime() - started) / 1_000_000 + " ms");
-                debug("< body: " + truncate(response.body()));
+                response = send(signed.request());
+                debug(exchange, "< " + response.statusCode() + " in " + (System.nanoTime() - started) / 1_000_000
+                        + " ms");
+                debug(exchange, "< body: " + truncate(exchange, response.body()));
             } catch (IOException e) {
                 String reason = describe(e);
-                debug("! attempt " + attempt + "/" + attempts + " failed: " + reason);
+                debug(exchange, "! attempt " + attempt + "/" + attempts + " failed: " + reason);
                 if (attempt >= attempts) {
-                    throw new CustodyTransportException("cannot reach `" + config.baseUrl() + "`: " + reason
-                            + (attempts > 1 ? " (after " + attempts + " attempts)" : ""), attempt, e);
+                    String what = e instanceof BodyTimeoutException ? "no complete answer from `" : "cannot reach `";
+                    throw new CustodyTransportException(exchange.redact(what + config.baseUrl() + "`: " + reason
+                            + (attempts > 1 ? " (after " + attempts + " attempts)" : "")), attempt, exchange.redact(e));
                 }
                 backoff = waitBeforeRetry(backoff);
                 continue;
@@ -142,46 +157,115 @@ final class HttpTransport {
             }
             int status = response.statusCode();
             if ((status == 429 || status >= 500) && attempt < attempts) {
-                debug("! attempt " + attempt + "/" + attempts + " answered " + status + ": retrying");
+                debug(exchange, "! attempt " + attempt + "/" + attempts + " answered " + status + ": retrying");
                 backoff = waitBeforeRetry(backoff);
                 continue;
             }
-            return reader.read(request, status, response.body(), type, select);
+            return reader.read(request, status, response.body(), type, select, exchange);
         }
     }
 
-    /** One attempt of {@code request}, signed now. */
-    private HttpRequest build(ApiRequest request, URI uri, String signedPath) {
+    /**
+     * Sends {@code request} and reads the whole answer within the request time-out. The time-out of
+     * {@link HttpRequest#timeout} only bounds the wait for the response headers; a server that sends
+     * them and then stalls the body would hold the caller for ever. So the whole exchange, headers and
+     * body, waits at most the request time-out, after which it is cancelled, which closes the
+     * connection.
+     *
+     * @throws HttpTimeoutException if no headers came in time
+     * @throws BodyTimeoutException if the headers came but the body did not complete in time
+     */
+    private HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
+        AtomicBoolean headersReceived = new AtomicBoolean();
+        HttpResponse.BodyHandler<String> handler = info -> {
+            headersReceived.set(true);
+            return HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8).apply(info);
+        };
+        CompletableFuture<HttpResponse<String>> pending = http.sendAsync(request, handler);
+        try {
+            return pending.get(config.requestTimeout().toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            pending.cancel(true);
+            if (headersReceived.get()) {
+                throw new BodyTimeoutException("the response body did not complete within the "
+                        + human(config.requestTimeout()) + " request time-out");
+            }
+            throw new HttpTimeoutException("request timed out");
+        } catch (InterruptedException e) {
+            pending.cancel(true);
+            throw e;
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            while (cause instanceof CompletionException && cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException(cause);
+        }
+    }
+
+    /** The headers of a response came within the request time-out, but its body did not. */
+    static final class BodyTimeoutException extends HttpTimeoutException {
+        private static final long serialVersionUID = 1L;
+
+        BodyTimeoutException(String message) {
+            super(message);
+        }
+    }
+
+    /** One signed attempt, and the redactor that also hides its signature. */
+    private record Attempt(HttpRequest request, Redactor redactor) {
+    }
+
+    /** One attempt of {@code request}, signed now; {@code exchange} grows by its signature. */
+    private Attempt build(ApiRequest request, URI uri, String signedPath, Redactor exchange) {
         HttpRequest.Builder rb = HttpRequest.newBuilder(uri)
                 .timeout(config.requestTimeout())
                 .header("Accept", "application/json");
         String body = request.body == null ? "" : request.body;
-        debug("> " + request.method + " " + uri);
+        long timestamp = 0;
+        String signature = null;
+        if (request.authenticated) {
+            timestamp = clock.instant().getEpochSecond();
+            String hex = signer.hexDigest(request.method, signedPath, timestamp, body);
+            signature = Base64.getEncoder().encodeToString(hex.getBytes(StandardCharsets.US_ASCII));
+            exchange = exchange.withSignatures(hex, signature);
+        }
+        debug(exchange, "> " + request.method + " " + uri);
         if (request.body != null) {
             rb.header("Content-Type", "application/json");
             rb.method(request.method, HttpRequest.BodyPublishers.ofString(request.body, StandardCharsets.UTF_8));
-            debug("> body: " + truncate(request.body));
+            debug(exchange, "> body: " + truncate(exchange, request.body));
         } else {
             rb.method(request.method, HttpRequest.BodyPublishers.noBody());
         }
         if (request.idempotencyKey != null) {
             rb.header("X-Idempotency-Key", request.idempotencyKey);
-            debug("> X-Idempotency-Key: " + request.idempotencyKey);
+            debug(exchange, "> X-Idempotency-Key: " + request.idempotencyKey);
         }
         if (request.authenticated) {
-            long timestamp = clock.instant().getEpochSecond();
-            String hex = signer.hexDigest(request.method, signedPath, timestamp, body);
-            String signature = Base64.getEncoder().encodeToString(hex.getBytes(StandardCharsets.US_ASCII));
-            redactor.rememberSignature(hex);
-            redactor.rememberSignature(signature);
-            rb.header("ACCESS-API-KEY", config.apiKey());
+            try {
+                rb.header("ACCESS-API-KEY", config.apiKey());
+            } catch (IllegalArgumentException e) {
+                // java.net.http quotes the refused value in its message: never pass it on
+                throw new InvalidRequestException("the api key cannot be sent: it holds characters that an http "
+                        + "header cannot carry (check `CUSTODY_API_KEY`)");
+            }
             rb.header("ACCESS-TIMESTAMP", Long.toString(timestamp));
             rb.header("ACCESS-SIGN", signature);
-            debug("> ACCESS-API-KEY: " + CustodyClientConfig.maskKey(config.apiKey()));
-            debug("> ACCESS-TIMESTAMP: " + timestamp);
-            debug("> ACCESS-SIGN: " + Redactor.MASK);
+            debug(exchange, "> ACCESS-API-KEY: " + CustodyClientConfig.maskKey(config.apiKey()));
+            debug(exchange, "> ACCESS-TIMESTAMP: " + timestamp);
+            debug(exchange, "> ACCESS-SIGN: " + Redactor.MASK);
         }
-        return rb.build();
+        return new Attempt(rb.build(), exchange);
     }
 
     /** {@code value} as the JSON body to send. */
@@ -213,24 +297,41 @@ final class HttpTransport {
         }
     }
 
-    /** {@code text} without the API secret or any signature this transport computed. */
+    /** {@code text} without the API secret or the API key (whole or in fragments). */
     String redact(String text) {
         return redactor.redact(text);
     }
 
-    /** Writes a debug line, redacted. */
+    /** Writes a debug line, redacted of the secret and the key. */
     void debug(String line) {
-        debug.accept(redactor.redact(line));
+        debug(redactor, line);
     }
 
-    private static String truncate(String s) {
-        String one = oneLine(s);
+    private void debug(Redactor exchange, String line) {
+        debug.accept(exchange.redact(line));
+    }
+
+    /**
+     * {@code s} on one line, redacted, then cut to {@value #MAX_LOGGED_BODY} characters: redacting
+     * first, so that a cut never leaves a piece of a credential behind.
+     */
+    private static String truncate(Redactor exchange, String s) {
+        String one = exchange.redact(oneLine(exchange.redact(s)));
         return one.length() > MAX_LOGGED_BODY ? one.substring(0, MAX_LOGGED_BODY) + "…" : one;
+    }
+
+    /** {@code d} as {@code 2 s} or {@code 300 ms}. */
+    static String human(Duration d) {
+        long ms = d.toMillis();
+        return ms % 1000 == 0 ? ms / 1000 + " s" : ms + " ms";
     }
 
     private static String describe(IOException e) {
         if (e instanceof HttpConnectTimeoutException) {
             return "connect timed out";
+        }
+        if (e instanceof BodyTimeoutException) {
+            return e.getMessage();
         }
         if (e instanceof HttpTimeoutException) {
             return "request timed out";

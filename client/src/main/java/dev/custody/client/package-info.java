@@ -23,8 +23,8 @@
  *   <li>the transport: {@code HttpTransport} (exchange, signing headers, retries, debug lines),
  *       {@code ApiRequest} (one request as the facade describes it), {@code ResponseReader}
  *       (envelope, typed data, error mapping to {@code CustodyApiException}), {@code RequestSigner}
- *       ({@code ACCESS-SIGN}) and {@code Redactor} (the secret and every signature out of all text
- *       the client emits);</li>
+ *       ({@code ACCESS-SIGN}) and {@code Redactor} (the secret, the key and the signatures of the
+ *       exchange, whole, in fragments or encoded, out of all text the client emits or returns);</li>
  *   <li>the poller: {@code StatusPoller} (backoff 1 s ×1.5 up to 10 s, last query at the deadline,
  *       resubmission only on 404).</li>
  * </ul>

@@ -15,11 +15,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Function;
 
 /**
  * A real HTTP server on 127.0.0.1 (ephemeral port) for client tests: it records every request
  * (method, raw path, raw query, headers, body) and answers from scripted replies per
- * {@code METHOD path}; the last reply of a route repeats. Unscripted routes answer 404.
+ * {@code METHOD path}; the last reply of a route repeats. Unscripted routes answer 404. A route may
+ * also answer through a function of the request ({@link #respond}), to echo what was sent.
  */
 public final class StubServer implements AutoCloseable {
     /** One recorded request; header names are lowercase. */
@@ -33,14 +37,39 @@ public final class StubServer implements AutoCloseable {
     public record Reply(int status, String body) {
     }
 
+    static {
+        // answer without Nagle's delay: the headers and the body are separate writes, and the delayed
+        // ACK of the client would otherwise hold every answer ~40 ms (read once, when the JDK's
+        // server classes are first used)
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+
     private final HttpServer server;
     private final Map<String, Deque<Reply>> routes = new HashMap<>();
+    private final Map<String, Function<Recorded, Reply>> responders = new HashMap<>();
     private final List<Recorded> requests = new ArrayList<>();
+    private final ExecutorService pool;
 
+    /** A server that answers one request at a time. */
     public StubServer() throws IOException {
+        this(0);
+    }
+
+    /** A server that answers up to {@code threads} requests at once ({@code 0}: one at a time). */
+    public StubServer(int threads) throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         server.createContext("/", this::handle);
+        pool = threads > 0 ? Executors.newFixedThreadPool(threads) : null;
+        if (pool != null) {
+            server.setExecutor(pool);
+        }
         server.start();
+    }
+
+    /** Answers {@code method path} with {@code responder}'s reply to each request (it may block). */
+    public synchronized StubServer respond(String method, String path, Function<Recorded, Reply> responder) {
+        responders.put(method + " " + path, responder);
+        return this;
     }
 
     public String baseUrl() {
@@ -80,17 +109,14 @@ public final class StubServer implements AutoCloseable {
         exchange.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(Locale.ROOT), String.join(",", v)));
         String path = exchange.getRequestURI().getRawPath();
         Reply reply;
+        Recorded recorded = new Recorded(exchange.getRequestMethod(), path, exchange.getRequestURI().getRawQuery(),
+                headers, body);
+        Function<Recorded, Reply> responder;
         synchronized (this) {
-            requests.add(new Recorded(exchange.getRequestMethod(), path, exchange.getRequestURI().getRawQuery(),
-                    headers, body));
-            Deque<Reply> queue = routes.get(exchange.getRequestMethod() + " " + path);
-            if (queue == null || queue.isEmpty()) {
-                reply = new Reply(404, "{\"success\":false,\"code\":404,\"message\":\"no stub for "
-                        + exchange.getRequestMethod() + " " + path + "\"}");
-            } else {
-                reply = queue.size() > 1 ? queue.poll() : queue.peek();
-            }
+            requests.add(recorded);
+            responder = responders.get(exchange.getRequestMethod() + " " + path);
         }
+        reply = responder != null ? responder.apply(recorded) : scripted(exchange.getRequestMethod(), path);
         byte[] bytes = reply.body().getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
         exchange.sendResponseHeaders(reply.status(), bytes.length == 0 ? -1 : bytes.length);
@@ -99,8 +125,20 @@ public final class StubServer implements AutoCloseable {
         }
     }
 
+    private synchronized Reply scripted(String method, String path) {
+        Deque<Reply> queue = routes.get(method + " " + path);
+        if (queue == null || queue.isEmpty()) {
+            return new Reply(404, "{\"success\":false,\"code\":404,\"message\":\"no stub for "
+                    + method + " " + path + "\"}");
+        }
+        return queue.size() > 1 ? queue.poll() : queue.peek();
+    }
+
     @Override
     public void close() {
         server.stop(0);
+        if (pool != null) {
+            pool.shutdownNow();
+        }
     }
 }

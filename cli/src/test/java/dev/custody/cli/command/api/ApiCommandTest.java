@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.cli.ExitCode;
 import dev.custody.client.Signatures;
+import dev.custody.client.StallingServer;
 import dev.custody.client.StubServer;
 import dev.custody.client.StubServer.Recorded;
 import dev.custody.client.StubServer.Reply;
@@ -622,6 +623,32 @@ class ApiCommandTest {
         ApiCli.Result r = cli.run("networks", "list", "--base-url", base);
         assertEquals(ExitCode.IO, r.exit());
         assertEquals(lines("error: cannot reach `" + base + "`: connection refused (after 3 attempts)"), r.err());
+    }
+
+    @Test
+    void aStalledResponseBodyTimesOutWithinTheRequestTimeOutAndExitsThree() throws Exception {
+        for (boolean debug : new boolean[] {false, true}) {
+            try (StallingServer stalling = new StallingServer(false, 1)) {
+                long started = System.nanoTime();
+                List<String> args = new ArrayList<>(List.of("networks", "rescan", "--tx-hash", "0xabc", "--network-id",
+                        "n1", "--base-url", stalling.baseUrl(), "--request-timeout", "1"));
+                if (debug) {
+                    args.add("--debug");
+                }
+                ApiCli.Result r = cli.run(args.toArray(String[]::new));
+                long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+                assertEquals(ExitCode.IO, r.exit());
+                String error = "error: no complete answer from `" + stalling.baseUrl()
+                        + "`: the response body did not complete within the 1 s request time-out";
+                if (debug) {
+                    assertTrue(r.err().contains(error + System.lineSeparator()), r.err());
+                } else {
+                    assertEquals(lines(error), r.err());
+                }
+                assertTrue(elapsedMs < 5_000, "gave up after " + elapsedMs + " ms");
+                assertEquals(1, stalling.accepted.get(), "a POST is sent once");
+            }
+        }
     }
 
     @Test
