@@ -66,10 +66,11 @@ class CustodyJarIT {
         Run r = custody(stream, "replay", "--policies", policies.toString(), "--actions", "-", "--format", "jsonl");
         assertEquals(ExitCode.OK, r.exit(), r.err());
         assertEquals("{\"id\":\"a-1\",\"action\":\"withdrawal.create\",\"decision\":\"DENY\",\"policy_id\":\"limits\","
-                + "\"rule_id\":\"big\",\"reason\":\"above $10,000\",\"fail_closed\":false,\"failure\":null,\"error\":null,\"elapsed_us\":0}\n"
+                + "\"rule_id\":\"big\",\"reason\":\"above $10,000\",\"fail_closed\":false,\"failure\":null,\"error\":null,"
+                + "\"bundle_revision\":\"e44fe297c984784c\",\"elapsed_us\":0}\n"
                 + "{\"id\":\"a-2\",\"action\":\"withdrawal.create\",\"decision\":\"ALLOW\",\"policy_id\":\"limits\","
                 + "\"rule_id\":\"listed\",\"reason\":\"whitelisted destination\",\"fail_closed\":false,\"failure\":null,\"error\":null,"
-                + "\"elapsed_us\":0}\n", r.out().replaceAll("\"elapsed_us\":\\d+", "\"elapsed_us\":0"));
+                + "\"bundle_revision\":\"e44fe297c984784c\",\"elapsed_us\":0}\n", r.out().replaceAll("\"elapsed_us\":\\d+", "\"elapsed_us\":0"));
         assertTrue(r.err().startsWith("2 actions from standard input in "), r.err());
     }
 

@@ -9,7 +9,7 @@ import java.io.IOException;
 
 /**
  * The decision record of docs/design.md §4, streamed with a Jackson generator: {@code id, action, decision,
- * policy_id, rule_id, reason, fail_closed, failure, error, elapsed_us}, plus {@code trace} with {@code --explain}
+ * policy_id, rule_id, reason, fail_closed, failure, error, bundle_revision, elapsed_us}, plus {@code trace} with {@code --explain}
  * (each evaluated rule: {@code policy_id, rule_id, effect, result} true/false, or null with {@code error}).
  * {@code failure} is the {@link FailureKind}'s word, null unless fail-closed. A malformed line's record has
  * {@code action: null}, DENY, {@code fail_closed: true}, {@code failure: "malformed_action"}, the error, its
@@ -53,6 +53,7 @@ final class DecisionJson {
         g.writeBooleanField("fail_closed", d.failClosed());
         g.writeStringField("failure", d.failure() == null ? null : d.failure().wireName());
         g.writeStringField("error", d.error());
+        g.writeStringField("bundle_revision", d.bundleRevision());
         g.writeNumberField("elapsed_us", d.elapsedNanos() / 1000);
     }
 
@@ -67,6 +68,7 @@ final class DecisionJson {
         g.writeBooleanField("fail_closed", true);
         g.writeStringField("failure", FailureKind.MALFORMED_ACTION.wireName());
         g.writeStringField("error", "malformed action line: " + m.message());
+        g.writeNullField("bundle_revision");
         g.writeNumberField("elapsed_us", 0);
         g.writeNumberField("line", m.number());
         if (m.column() > 0) {

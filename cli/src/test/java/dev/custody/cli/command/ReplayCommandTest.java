@@ -62,22 +62,22 @@ class ReplayCommandTest {
         assertEquals(List.of(
                 "{\"id\":\"a-1\",\"action\":\"withdrawal.create\",\"decision\":\"DENY\",\"policy_id\":\"limits\","
                         + "\"rule_id\":\"big\",\"reason\":\"above $10,000\",\"fail_closed\":false,\"failure\":null,"
-                        + "\"error\":null,\"elapsed_us\":0}",
+                        + "\"error\":null,\"bundle_revision\":\"e44fe297c984784c\",\"elapsed_us\":0}",
                 // the id read before the line broke off is kept; the column is where it broke off
                 "{\"id\":\"a-2\",\"action\":null,\"decision\":\"DENY\",\"policy_id\":null,\"rule_id\":null,\"reason\":null,"
                         + "\"fail_closed\":true,\"failure\":\"malformed_action\",\"error\":\"malformed action line: "
                         + "malformed JSON at column 44: unexpected end-of-input: expected close marker for Object\","
-                        + "\"elapsed_us\":0,\"line\":2,\"column\":44}",
+                        + "\"bundle_revision\":null,\"elapsed_us\":0,\"line\":2,\"column\":44}",
                 "{\"id\":\"a-3\",\"action\":\"withdrawal.create\",\"decision\":\"ALLOW\",\"policy_id\":\"limits\","
                         + "\"rule_id\":\"listed\",\"reason\":\"whitelisted destination\",\"fail_closed\":false,"
-                        + "\"failure\":null,\"error\":null,\"elapsed_us\":0}",
+                        + "\"failure\":null,\"error\":null,\"bundle_revision\":\"e44fe297c984784c\",\"elapsed_us\":0}",
                 "{\"id\":\"a-4\",\"action\":\"withdrawal.create\",\"decision\":\"NO_MATCH\",\"policy_id\":null,"
                         + "\"rule_id\":null,\"reason\":null,\"fail_closed\":false,\"failure\":null,\"error\":null,"
-                        + "\"elapsed_us\":0}",
+                        + "\"bundle_revision\":\"e44fe297c984784c\",\"elapsed_us\":0}",
                 // the column of the unknown property
                 "{\"id\":\"a-5\",\"action\":null,\"decision\":\"DENY\",\"policy_id\":null,\"rule_id\":null,"
                         + "\"reason\":null,\"fail_closed\":true,\"failure\":\"malformed_action\",\"error\":\"malformed "
-                        + "action line: unknown property `bogus`\",\"elapsed_us\":0,\"line\":7,\"column\":99}"),
+                        + "action line: unknown property `bogus`\",\"bundle_revision\":null,\"elapsed_us\":0,\"line\":7,\"column\":99}"),
                 r.outWithoutTimings().lines().toList());
     }
 
@@ -152,7 +152,7 @@ class ReplayCommandTest {
         assertEquals("{\"id\":\"a-3\",\"action\":\"withdrawal.create\",\"decision\":\"DENY\",\"policy_id\":null,"
                 + "\"rule_id\":null,\"reason\":null,\"fail_closed\":true,\"failure\":\"compile\",\"error\":\"policies do not compile: policy "
                 + "`limits` /rules/0/condition 1:12: error[unknown_field] unknown field `withdrawal.value_usdd` "
-                + "(hint: did you mean `withdrawal.value_usd`?)\",\"elapsed_us\":0}\n", r.outWithoutTimings());
+                + "(hint: did you mean `withdrawal.value_usd`?)\",\"bundle_revision\":\"f9f672ecd9efe92b\",\"elapsed_us\":0}\n", r.outWithoutTimings());
         assertEquals(List.of(
                 "error: the policies of workspace `" + Fixtures.WORKSPACE + "` do not compile; its actions are denied "
                         + "(fail_closed):",
@@ -262,11 +262,11 @@ class ReplayCommandTest {
             assertEquals("{\"id\":\"both\",\"action\":null,\"decision\":\"DENY\",\"policy_id\":null,\"rule_id\":null,"
                     + "\"reason\":null,\"fail_closed\":true,\"failure\":\"malformed_action\",\"error\":\"malformed action "
                     + "line: a record has both `action` and `event`: an action has no `event`, a settlement no "
-                    + "`action`\",\"elapsed_us\":0,\"line\":2,\"column\":16}", out.get(1));
+                    + "`action`\",\"bundle_revision\":null,\"elapsed_us\":0,\"line\":2,\"column\":16}", out.get(1));
             assertEquals("{\"id\":null,\"action\":null,\"decision\":\"DENY\",\"policy_id\":null,\"rule_id\":null,"
                     + "\"reason\":null,\"fail_closed\":true,\"failure\":\"malformed_action\",\"error\":\"malformed action "
                     + "line: line is " + tooLong.length() + " characters long, more than the 600 read (it was "
-                    + "skipped)\",\"elapsed_us\":0,\"line\":4}", out.get(2));
+                    + "skipped)\",\"bundle_revision\":null,\"elapsed_us\":0,\"line\":4}", out.get(2));
             assertTrue(out.get(3).startsWith("{\"id\":\"last\",\"action\":\"withdrawal.create\",\"decision\":\"DENY\""),
                     out.get(3));
         }

@@ -37,9 +37,17 @@ public final class Decision {
     private final String error;
     private final long elapsedNanos;
     private final List<TraceEntry> trace;
+    private final String bundleRevision;
 
     private Decision(String actionId, TriggerAction action, Outcome outcome, String policyId, String ruleId,
             String reason, FailureKind failure, String error, long elapsedNanos, List<TraceEntry> trace) {
+        this(actionId, action, outcome, policyId, ruleId, reason, failure, error, elapsedNanos, trace, null);
+    }
+
+    private Decision(String actionId, TriggerAction action, Outcome outcome, String policyId, String ruleId,
+            String reason, FailureKind failure, String error, long elapsedNanos, List<TraceEntry> trace,
+            String bundleRevision) {
+        this.bundleRevision = bundleRevision;
         this.actionId = actionId;
         this.action = action;
         this.outcome = Objects.requireNonNull(outcome, "outcome");
@@ -143,6 +151,22 @@ public final class Decision {
         return trace;
     }
 
+    /**
+     * The revision of the policies that decided ({@code bundle_revision} in records): a content hash of the active
+     * policies and rules, equal on every engine with the same policies and different when a condition, an effect,
+     * the order, an enabled flag, targeting or a version changes. Null when no bundle was reached (the policies
+     * could not be loaded, the action could not be read).
+     */
+    public String bundleRevision() {
+        return bundleRevision;
+    }
+
+    /** This decision, taken with the policies of this revision. */
+    public Decision inBundle(String revision) {
+        return new Decision(actionId, action, outcome, policyId, ruleId, reason, failure, error, elapsedNanos, trace,
+                revision);
+    }
+
     /** Whether the action may proceed without approval. */
     public boolean allowed() {
         return outcome == Outcome.ALLOW;
@@ -155,7 +179,8 @@ public final class Decision {
 
     /** This decision with another action id (a stream's line, say, decided under the id it was read with). */
     public Decision withActionId(String id) {
-        return new Decision(id, action, outcome, policyId, ruleId, reason, failure, error, elapsedNanos, trace);
+        return new Decision(id, action, outcome, policyId, ruleId, reason, failure, error, elapsedNanos, trace,
+                bundleRevision);
     }
 
     /** Whether two decisions say the same thing: outcome, attribution, failure kind (not timing, trace or text). */
@@ -169,18 +194,20 @@ public final class Decision {
         return o instanceof Decision d && outcome == d.outcome && failure == d.failure && action == d.action
                 && elapsedNanos == d.elapsedNanos && Objects.equals(actionId, d.actionId)
                 && Objects.equals(policyId, d.policyId) && Objects.equals(ruleId, d.ruleId)
-                && Objects.equals(reason, d.reason) && Objects.equals(error, d.error) && trace.equals(d.trace);
+                && Objects.equals(reason, d.reason) && Objects.equals(error, d.error) && trace.equals(d.trace)
+                && Objects.equals(bundleRevision, d.bundleRevision);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(actionId, action, outcome, policyId, ruleId, reason, failure, error, elapsedNanos, trace);
+        return Objects.hash(actionId, action, outcome, policyId, ruleId, reason, failure, error, elapsedNanos, trace,
+                bundleRevision);
     }
 
     @Override
     public String toString() {
         return "Decision[" + outcome + (failure == null ? "" : " " + failure.wireName()) + ", actionId=" + actionId
                 + ", action=" + action + ", policyId=" + policyId + ", ruleId=" + ruleId + ", reason=" + reason
-                + ", error=" + error + ", elapsedNanos=" + elapsedNanos + "]";
+                + ", error=" + error + ", elapsedNanos=" + elapsedNanos + ", bundleRevision=" + bundleRevision + "]";
     }
 }

@@ -11,7 +11,11 @@ import dev.custody.engine.policy.Rule;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.PolicyStatus;
 import dev.custody.engine.schema.TriggerAction;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
@@ -40,9 +44,11 @@ public final class PolicyBundle {
     private final List<BundleError> errors;
     private final int policyCount;
     private final int ruleCount;
+    private final String revision;
 
     private PolicyBundle(Map<TriggerAction, List<BoundRule>> deny, Map<TriggerAction, List<BoundRule>> allow,
-            List<BundleError> errors, int policyCount, int ruleCount) {
+            List<BundleError> errors, int policyCount, int ruleCount, String revision) {
+        this.revision = revision;
         this.deny = deny;
         this.allow = allow;
         this.errors = List.copyOf(errors);
@@ -109,11 +115,11 @@ public final class PolicyBundle {
             for (TriggerAction a : TriggerAction.values()) {
                 none.put(a, List.of());
             }
-            return new PolicyBundle(none, none, errors, active, 0);
+            return new PolicyBundle(none, none, errors, active, 0, revision(policies));
         }
         deny.replaceAll((a, l) -> List.copyOf(l));
         allow.replaceAll((a, l) -> List.copyOf(l));
-        return new PolicyBundle(deny, allow, errors, active, order);
+        return new PolicyBundle(deny, allow, errors, active, order, revision(policies));
     }
 
     /** A bundle that denies everything because its policies could not be loaded or built. */
@@ -122,7 +128,67 @@ public final class PolicyBundle {
         for (TriggerAction a : TriggerAction.values()) {
             none.put(a, List.of());
         }
-        return new PolicyBundle(none, none, List.of(error), 0, 0);
+        return new PolicyBundle(none, none, List.of(error), 0, 0, null);
+    }
+
+    /**
+     * The revision of a list of policies: the first 16 hex digits of a SHA-256 over what decides, in declaration
+     * order: of each policy that counts (active, or with a status the evaluator does not know, which makes the
+     * bundle deny), its id, position, status, version and targeted wallets (lower case, sorted: targeting is a
+     * set); of each of its rules, in order, its id, trigger action, effect, enabled flag, condition and description
+     * (the description is a decision's reason). Pending, inactive and rejected policies change nothing a decision
+     * says, so they change no revision. Every field is length-prefixed, so no two lists share a text by accident.
+     */
+    static String revision(List<Policy> policies) {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java platform", e);
+        }
+        StringBuilder text = new StringBuilder(256);
+        for (int p = 0; p < policies.size(); p++) {
+            Policy policy = policies.get(p);
+            if (policy.effectiveStatus().map(st -> st != PolicyStatus.ACTIVE).orElse(false)) {
+                continue;
+            }
+            field(text, "policy");
+            field(text, policy.id() == null ? "#" + p : policy.id());
+            field(text, policy.status());
+            field(text, policy.version() == null ? null : policy.version().toString());
+            List<String> wallets = new ArrayList<>();
+            policy.walletIds().forEach(w -> wallets.add(w == null ? "\u0000" : w.toLowerCase(Locale.ROOT)));
+            wallets.sort(null);
+            field(text, String.join(",", wallets));
+            for (Rule rule : policy.rules()) {
+                field(text, "rule");
+                field(text, rule.ruleId());
+                field(text, rule.triggerAction());
+                field(text, rule.effect());
+                field(text, String.valueOf(rule.enabled()));
+                field(text, rule.condition());
+                field(text, rule.description());
+            }
+            sha.update(text.toString().getBytes(StandardCharsets.UTF_8));
+            text.setLength(0);
+        }
+        return HexFormat.of().formatHex(sha.digest(), 0, 8);
+    }
+
+    private static void field(StringBuilder text, String value) {
+        if (value == null) {
+            text.append("-1:");
+        } else {
+            text.append(value.length()).append(':').append(value);
+        }
+    }
+
+    /**
+     * The bundle's revision ({@link #revision(List)}): equal for equal policies, different when anything that
+     * decides changes; null for a bundle that could not be built at all.
+     */
+    public String revision() {
+        return revision;
     }
 
     /**

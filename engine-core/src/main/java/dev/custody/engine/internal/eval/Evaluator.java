@@ -101,7 +101,8 @@ public final class Evaluator {
         long start = System.nanoTime();
         long deadline = start + budgetNanos;
         try {
-            return decide(bundle, action, explain, start, deadline);
+            Decision d = decide(bundle, action, explain, start, deadline);
+            return bundle.revision() == null ? d : d.inBundle(bundle.revision());
         } catch (RuntimeException | Error e) {
             // Nothing below is expected to throw; if it does, the action is still denied.
             return Decision.failClosed(action.id(), action.action(), FailureKind.INTERNAL,
