@@ -10,6 +10,8 @@ import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.internal.eval.Evaluator;
+import dev.custody.engine.log.DecisionEvent;
+import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.eval.FailureKind;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.Policy;
@@ -87,6 +89,8 @@ public final class PolicyEngine {
     private final boolean warmUp;
     private final boolean redecideTimeBudget;
     private final LoadListener listener;
+    private final DecisionLog decisionLog;
+    private final Clock clock;
     private final Cache<String, PolicyBundle> cache;
     private final Cache<List<Policy>, PolicyBundle> compiled;
 
@@ -97,6 +101,8 @@ public final class PolicyEngine {
         this.warmUp = b.warmUp;
         this.redecideTimeBudget = b.redecideTimeBudget;
         this.listener = b.listener;
+        this.decisionLog = b.decisionLog;
+        this.clock = b.clock;
         long validNanos = b.bundleTtl.toNanos();
         long invalidNanos = b.invalidBundleRetry.toNanos();
         this.cache = Caffeine.newBuilder()
@@ -161,6 +167,14 @@ public final class PolicyEngine {
     }
 
     private Decision decide(String key, Action action, boolean explain) {
+        Decision d = decideUnlogged(key, action, explain);
+        if (decisionLog != null) {
+            decisionLog.offer(new DecisionEvent(key, action, d, clock.instant()));
+        }
+        return d;
+    }
+
+    private Decision decideUnlogged(String key, Action action, boolean explain) {
         PolicyBundle bundle;
         try {
             bundle = bundle(key);
@@ -324,6 +338,7 @@ public final class PolicyEngine {
         private boolean warmUp = true;
         private boolean redecideTimeBudget;
         private LoadListener listener;
+        private DecisionLog decisionLog;
 
         private Builder(PolicySource source) {
             this.source = Objects.requireNonNull(source, "source");
@@ -398,6 +413,15 @@ public final class PolicyEngine {
          */
         public Builder redecideTimeBudget(boolean redecide) {
             this.redecideTimeBudget = redecide;
+            return this;
+        }
+
+        /**
+         * Every decision is offered to this log (off the deciding thread: a full queue drops and counts, never
+         * blocks); default none. The caller owns the log and closes it.
+         */
+        public Builder decisionLog(DecisionLog log) {
+            this.decisionLog = Objects.requireNonNull(log, "log");
             return this;
         }
 

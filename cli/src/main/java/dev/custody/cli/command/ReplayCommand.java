@@ -111,7 +111,12 @@ public final class ReplayCommand implements Callable<Integer> {
             description = "Policy files or directories (recursive).")
     List<Path> policies;
 
-    @Option(names = "--actions", required = true, paramLabel = "FILE",
+    @Option(names = "--from-log", paramLabel = "LOG",
+            description = "Re-decide the actions of a decision log (JSON lines, as the engine's JsonLinesDecisionSink "
+                    + "writes them) against --policies and list the decisions that differ; exit 1 if any does.")
+    String fromLog;
+
+    @Option(names = "--actions", paramLabel = "FILE",
             description = "Action stream, one JSON action per line; `-` reads standard input.")
     String actions;
 
@@ -155,6 +160,14 @@ public final class ReplayCommand implements Callable<Integer> {
         if (velocity == Velocity.given && assumeSettled) {
             throw CliException.usage("`--assume-settled` needs a velocity ledger; it cannot be used with "
                     + "`--velocity given`");
+        }
+        if ((actions == null) == (fromLog == null)) {
+            throw CliException.usage("give either `--actions FILE` or `--from-log LOG`");
+        }
+        if (fromLog != null) {
+            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget, err, "policies");
+            return LogReplay.run(fromLog, env.stdin(), local, format == Format.text ? LogReplay.Format.text
+                    : LogReplay.Format.jsonl, out, err);
         }
         try (ActionStream stream = streamOptions.open(actions, env.stdin());
                 ReplayPipeline pipeline = new ReplayPipeline(
