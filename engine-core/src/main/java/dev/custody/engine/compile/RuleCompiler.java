@@ -57,8 +57,12 @@ public final class RuleCompiler {
     public static final int MAX_DIAGNOSTICS = 20;
 
     private final Map<TriggerAction, Cel> environments = new EnumMap<>(TriggerAction.class);
+    private final int maxRegexProgramSize;
+    private final boolean compiledEvaluation;
 
     private RuleCompiler(Builder b) {
+        this.maxRegexProgramSize = b.maxRegexProgramSize;
+        this.compiledEvaluation = b.compiledEvaluation;
         CelOptions options = CelEnvironment.options(b.comprehensionMaxIterations, b.maxRegexProgramSize);
         for (TriggerAction a : TriggerAction.values()) {
             environments.put(a, CelEnvironment.build(a, options));
@@ -211,7 +215,10 @@ public final class RuleCompiler {
         }
         try {
             CelRuntime.Program program = cel.createProgram(checked);
-            return Optional.of(new CompiledCondition(action, condition, checked, program));
+            ClosureCompiler.Node closures = compiledEvaluation
+                    ? ClosureCompiler.compile(checked, action, maxRegexProgramSize).orElse(null)
+                    : null;
+            return Optional.of(new CompiledCondition(action, condition, checked, program, closures));
         } catch (CelEvaluationException | RuntimeException e) {
             out.add(Diagnostic.error(DiagnosticCode.TYPE_MISMATCH,
                     "condition cannot be prepared: " + IssueTranslator.style(String.valueOf(e.getMessage())), null, 1, 1));
@@ -257,8 +264,20 @@ public final class RuleCompiler {
     public static final class Builder {
         private int comprehensionMaxIterations = DEFAULT_COMPREHENSION_MAX_ITERATIONS;
         private int maxRegexProgramSize = DEFAULT_MAX_REGEX_PROGRAM_SIZE;
+        private boolean compiledEvaluation = true;
 
         private Builder() {}
+
+        /**
+         * Whether conditions get a compiled form ({@link CompiledCondition#compiled()}), evaluated by Java
+         * closures with the same results as cel-java's interpreter; true by default. False runs every condition
+         * on cel-java: for comparisons (the differential tests, the benchmarks), or as a switch should the
+         * compiled path ever be in doubt.
+         */
+        public Builder compiledEvaluation(boolean on) {
+            this.compiledEvaluation = on;
+            return this;
+        }
 
         /** Bound on comprehension iterations per evaluation (all comprehensions of a condition together). */
         public Builder comprehensionMaxIterations(int n) {
