@@ -377,6 +377,16 @@ final class ClosureCompiler {
                 || v instanceof List || v instanceof Map;
     }
 
+    /** Whether every key of a map is a string (those of a payload and of map literals are). */
+    static boolean stringKeys(Map<?, ?> map) {
+        for (Object k : map.keySet()) {
+            if (!(k instanceof String)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** A type error on a known value (cel-java's "no matching overload"), or a deferral on an unknown one. */
     static RuntimeException mismatch(long id, Object... values) {
         for (Object v : values) {
@@ -1316,11 +1326,14 @@ final class ClosureCompiler {
                 }
                 return false;
             }
-            if (c instanceof Map<?, ?> map && v instanceof String) {
-                return map.containsKey(v);
-            }
-            if (c instanceof Map<?, ?>) {
-                throw EvalError.Defer.INSTANCE; // numeric and bool keys: left to cel-java
+            if (c instanceof Map<?, ?> map) {
+                if (v instanceof String) {
+                    return map.containsKey(v);
+                }
+                if (known(v) && stringKeys(map)) {
+                    return false; // a number or a bool is never a key of a string-keyed map
+                }
+                throw EvalError.Defer.INSTANCE;
             }
             throw mismatch(id, v, c);
         }
@@ -1363,8 +1376,8 @@ final class ClosureCompiler {
                 }
                 return v;
             }
-            if (c instanceof Map<?, ?>) {
-                throw EvalError.Defer.INSTANCE; // numeric and bool keys: left to cel-java
+            if (c instanceof Map<?, ?> map && known(k) && stringKeys(map)) {
+                throw EvalError.worded(id); // a number or a bool is never a key of a string-keyed map
             }
             throw mismatch(id, c, k);
         }
