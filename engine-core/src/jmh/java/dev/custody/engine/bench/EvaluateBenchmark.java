@@ -78,9 +78,9 @@ public class EvaluateBenchmark {
         Evaluator patient = Evaluator.builder().timeBudget(java.time.Duration.ofMinutes(1)).build();
         for (Action a : actions) {
             Decision d = patient.evaluate(bundle, a);
-            Verdict ours = new Verdict(d.decision(), d.ruleId(), d.failClosed());
+            Verdict ours = new Verdict(d.outcome(), d.ruleId(), d.failClosed());
             Decision c = patient.evaluate(celJavaBundle, a);
-            Verdict celJava = new Verdict(c.decision(), c.ruleId(), c.failClosed());
+            Verdict celJava = new Verdict(c.outcome(), c.ruleId(), c.failClosed());
             if (!ours.equals(celJava) || !ours.equals(raw.decide(a)) || !ours.equals(hand.decide(a))) {
                 throw new IllegalStateException("engines disagree on " + a + ": ours " + ours + " (" + d.error()
                         + "), raw " + raw.decide(a) + ", hand-written " + hand.decide(a));

@@ -14,7 +14,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A condition that compiled: its type-checked syntax tree and the cel-java program that evaluates it.
+ * A condition that compiled: its type-checked syntax tree, the cel-java program that evaluates it, and, when
+ * it has one, its compiled form.
+ *
+ * <h2>Compiled form</h2>
+ * Most conditions ({@link #compiled()}) are evaluated by a tree of Java closures that {@link ClosureCompiler}
+ * translated from the checked syntax tree, several times faster than cel-java's interpreter and with the same
+ * result for every payload: the same boolean, or a {@link ConditionResult.Failure} with the same message.
+ * When the compiled form meets an error it leaves cel-java to word, or a value it was not built for, the
+ * condition is evaluated again on cel-java, as every condition without a compiled form is (comprehensions
+ * among them). A compiled form has no comprehension, so it takes a fixed number of steps and runs without a
+ * listener; {@link #mayRunLong()} is unchanged by it (a condition of more than {@value #WATCH_ABOVE_NODES}
+ * sub-expressions still has the evaluator read the clock around it, which costs little and keeps the
+ * guarantee when such a condition falls back on cel-java).
  *
  * <h2>Time budget inside one condition</h2>
  * cel-java has no cancellation, so a condition that can run long is evaluated under an evaluation
