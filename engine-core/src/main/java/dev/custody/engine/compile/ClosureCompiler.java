@@ -30,7 +30,8 @@ import java.util.Set;
  * common errors (an absent field or key, {@code / by zero}, {@code long overflow}, {@code most negative
  * number wraps}, a number that does not parse, a double out of the int range). The few errors it does not
  * word itself (a {@code dyn} value of a type no overload takes, a non-boolean operand of a logical operator)
- * it still recognises as errors, so {@code &&}/{@code ||} absorb them exactly as cel-java does, and when one
+ * it still recognises as errors, so {@code &&}/{@code ||} absorb them exactly as cel-java does (and do not absorb
+ * a non-boolean operand, which cel-java raises at once), and when one
  * decides the condition, {@link CompiledCondition} runs the condition on cel-java for the message. A value
  * the translation was not built for (a field of an unexpected Java type in a hand-made payload) is not an
  * error: it {@linkplain EvalError.Defer defers} the whole evaluation to cel-java. The differential property
@@ -110,6 +111,42 @@ final class ClosureCompiler {
             case BOOL -> T.BOOL;
             case DYN, LIST, MAP, STRUCT -> T.OTHER;
             default -> throw unsupported();
+        };
+    }
+
+    /**
+     * The type every value of the expression has at run time, or {@link T#OTHER}. Not always the checker's type:
+     * the checker infers a type for a value read out of a {@code dyn} ({@code decoded_args.x['k'] == 1} types the
+     * index as int), which the payload need not honour; only types that hold by construction (typed fields,
+     * constants, operators and functions over them) get a specialised node.
+     */
+    private T exact(CelExpr e) throws Unsupported {
+        return switch (e.getKind()) {
+            case CONSTANT -> type(e);
+            case SELECT -> e.select().testOnly() ? T.BOOL
+                    : e.select().operand().getKind() == CelExpr.ExprKind.Kind.IDENT ? type(e) : T.OTHER;
+            case CALL -> exactCall(e);
+            default -> T.OTHER;
+        };
+    }
+
+    private T exactCall(CelExpr e) throws Unsupported {
+        List<CelExpr> args = new ArrayList<>();
+        e.call().target().ifPresent(args::add);
+        args.addAll(e.call().args());
+        return switch (e.call().function()) {
+            case "_&&_", "_||_", "!_", "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_", "@in", "startsWith", "endsWith",
+                    "contains", "matches" -> T.BOOL;
+            case "size", "int" -> T.INT;
+            case "double" -> T.DOUBLE;
+            case "string" -> T.STRING;
+            case "-_" -> exact(args.get(0));
+            case "_?_:_", "_+_", "_-_", "_*_", "_/_", "_%_" -> {
+                T a = exact(args.get(args.size() - 2));
+                T b = exact(args.get(args.size() - 1));
+                yield a == b && a != T.BOOL ? a : T.OTHER;
+            }
+            default -> T.OTHER;
         };
     }
 
@@ -226,7 +263,7 @@ final class ClosureCompiler {
                     case "_>_" -> GT;
                     default -> GE;
                 };
-                return ordering(id, op, type(args.get(0)), type(args.get(1)), n.get(0), n.get(1));
+                return ordering(id, op, exact(args.get(0)), exact(args.get(1)), n.get(0), n.get(1));
             }
             case "_+_", "_-_", "_*_", "_/_", "_%_" -> {
                 int op = switch (fn) {
@@ -236,7 +273,7 @@ final class ClosureCompiler {
                     case "_/_" -> DIV;
                     default -> MOD;
                 };
-                return arithmetic(id, op, type(args.get(0)), type(args.get(1)), n.get(0), n.get(1));
+                return arithmetic(id, op, exact(args.get(0)), exact(args.get(1)), n.get(0), n.get(1));
             }
             case "-_" -> {
                 return new Negate(id, n.get(0));
@@ -275,8 +312,8 @@ final class ClosureCompiler {
     }
 
     private Node equality(long id, boolean negated, CelExpr a, CelExpr b, Node x, Node y) throws Unsupported {
-        T ta = type(a);
-        T tb = type(b);
+        T ta = exact(a);
+        T tb = exact(b);
         if (ta == tb && ta == T.INT) {
             return new EqLong(id, negated, x, y);
         }
@@ -316,7 +353,7 @@ final class ClosureCompiler {
     }
 
     private Node in(long id, CelExpr element, CelExpr container, Node x, Node y) throws Unsupported {
-        if (type(element) == T.STRING && container.getKind() == CelExpr.ExprKind.Kind.LIST) {
+        if (exact(element) == T.STRING && container.getKind() == CelExpr.ExprKind.Kind.LIST) {
             Set<String> constants = new HashSet<>();
             for (CelExpr c : container.list().elements()) {
                 if (c.getKind() != CelExpr.ExprKind.Kind.CONSTANT || c.constant().getKind() != CelConstant.Kind.STRING_VALUE) {
@@ -875,6 +912,31 @@ final class ClosureCompiler {
         }
     }
 
+    /**
+     * An operand of {@code &&} or {@code ||}: {@link Boolean}, or the {@link EvalError} it raised (a value the
+     * operator may absorb). A value that is not a boolean is cel-java's "expected boolean value" error, raised at
+     * once: the operator does not absorb it (an enclosing one does, as it does any error).
+     */
+    static Object operand(Node n, Map<String, Map<String, Object>> s) {
+        if (n instanceof BoolNode b) {
+            try {
+                return b.test(s) ? Boolean.TRUE : Boolean.FALSE;
+            } catch (EvalError e) {
+                return e;
+            }
+        }
+        Object v;
+        try {
+            v = n.eval(s);
+        } catch (EvalError e) {
+            return e;
+        }
+        if (v instanceof Boolean) {
+            return v;
+        }
+        throw mismatch(n.id, v);
+    }
+
     /** {@code a && b}: false if either is false, else the left error, else the right one, else true. */
     static final class And extends BoolNode {
         final Node left;
@@ -888,25 +950,19 @@ final class ClosureCompiler {
 
         @Override
         boolean test(Map<String, Map<String, Object>> s) {
-            EvalError leftError = null;
-            try {
-                if (!left.test(s)) {
-                    return false;
-                }
-            } catch (EvalError e) {
-                leftError = e;
-            }
-            boolean r;
-            try {
-                r = right.test(s);
-            } catch (EvalError e) {
-                throw leftError != null ? leftError : e;
-            }
-            if (!r) {
+            Object l = operand(left, s);
+            if (l instanceof Boolean b && !b) {
                 return false;
             }
-            if (leftError != null) {
-                throw leftError;
+            Object r = operand(right, s);
+            if (r instanceof Boolean b && !b) {
+                return false;
+            }
+            if (l instanceof EvalError e) {
+                throw e;
+            }
+            if (r instanceof EvalError e) {
+                throw e;
             }
             return true;
         }
@@ -925,25 +981,19 @@ final class ClosureCompiler {
 
         @Override
         boolean test(Map<String, Map<String, Object>> s) {
-            EvalError leftError = null;
-            try {
-                if (left.test(s)) {
-                    return true;
-                }
-            } catch (EvalError e) {
-                leftError = e;
-            }
-            boolean r;
-            try {
-                r = right.test(s);
-            } catch (EvalError e) {
-                throw leftError != null ? leftError : e;
-            }
-            if (r) {
+            Object l = operand(left, s);
+            if (l instanceof Boolean b && b) {
                 return true;
             }
-            if (leftError != null) {
-                throw leftError;
+            Object r = operand(right, s);
+            if (r instanceof Boolean b && b) {
+                return true;
+            }
+            if (l instanceof EvalError e) {
+                throw e;
+            }
+            if (r instanceof EvalError e) {
+                throw e;
             }
             return false;
         }

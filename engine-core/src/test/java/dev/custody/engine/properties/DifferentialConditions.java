@@ -206,6 +206,11 @@ final class DifferentialConditions {
                         "size(" + v + ") > 0", v + ".startsWith('0x')", v + ".matches('^0x')", "int(" + v + ") > 1",
                         "double(" + v + ") > 1.0", "string(" + v + ") == '5'", v + ".nested == 1", "has(" + v + ".nested)",
                         v + "[0] == '0xabc'", v + "['nested'] == 1", v, "!" + v, v + " && true", v + " || false",
+                        v + " && false", v + " || true", "false || " + v, "true && " + v, "(" + v + " && false) || true",
+                        "(1 / 0 == 1) && " + v, v + " || (1 / 0 == 1)", "!(" + v + ") || true",
+                        // the checker types a value read out of a dyn by what it is compared with: int, double, string
+                        v + "['n'] + 1 == 6", v + "[0] < 2.5", v + "['n'] * 2.0 > 1.0", "-" + v + "['n'] < 0",
+                        v + "['nested'] in ['0xabc']", v + "[2] == 'x'", v + "['n'] % 2 == 1", v + "[1] / 2.0 > 0.5",
                         "(" + v + " ? true : false)", v + " * 2 > 0", v + " / 0.0 > 1.0", v + " % 2 == 1",
                         "'nested' in " + v, "5 in " + v, m + "['" + k + "'] == '0xabc'", v + " == " + v,
                         v + " + " + v + " == " + v);
