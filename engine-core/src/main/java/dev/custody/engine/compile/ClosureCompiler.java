@@ -35,7 +35,10 @@ import java.util.Set;
  * decides the condition, {@link CompiledCondition} runs the condition on cel-java for the message. A value
  * the translation was not built for (a field of an unexpected Java type in a hand-made payload) is not an
  * error: it {@linkplain EvalError.Defer defers} the whole evaluation to cel-java. The differential property
- * ({@code CompiledDifferentialProperties}) holds the two to this, pair by pair.
+ * ({@code CompiledDifferentialProperties}) holds the two to this, pair by pair. One difference is deliberate:
+ * cel-java words an int division or modulo by zero {@code / by zero} only until HotSpot compiles its division,
+ * which then throws a preallocated {@link ArithmeticException} without a message, so its message turns empty
+ * after a few thousand such errors; the compiled form always says {@code / by zero}.
  *
  * <h2>What it covers, and what it leaves to cel-java</h2>
  * Field selection on the typed sections and on {@code decoded_args} (and below), {@code has()}, int, double,
