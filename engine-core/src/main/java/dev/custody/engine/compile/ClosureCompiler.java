@@ -60,9 +60,12 @@ import java.util.Set;
  * re2j runs in linear time): a fixed number of steps for a payload that {@link
  * dev.custody.engine.payload.PayloadValidator} accepted, so it runs without cel-java's deadline listener.
  *
- * <p>Types come from the checker: a sub-expression of static type int, double, string or bool gets a node
- * specialised for it (a double field compared with a constant reads and compares a primitive, with no boxing);
- * a {@code dyn} one gets a node that dispatches on the run-time value as cel-java's overload resolution does.
+ * <p>Types: a sub-expression whose type holds by construction (a typed field, a constant, an operator or
+ * function over such) gets a node specialised for it (a double field compared with a constant reads and
+ * compares a primitive, with no boxing); anything read out of a {@code dyn} gets a node that dispatches on the
+ * run-time value as cel-java's overload resolution does, whatever type the checker inferred for it (it infers
+ * one from the context: {@code decoded_args.x['k'] == 1} types the index as int, and the payload need not
+ * agree).
  *
  * <p>Immutable and thread-safe once built: nodes hold no per-evaluation state.
  */
