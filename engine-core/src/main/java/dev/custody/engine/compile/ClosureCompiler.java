@@ -420,6 +420,17 @@ final class ClosureCompiler {
                 || v instanceof List || v instanceof Map;
     }
 
+    /** {@code has()} on a map: whether it holds the key (a key held with a null value, never in a checked payload, defers). */
+    static boolean present(Map<?, ?> map, String key) {
+        if (map.get(key) != null) {
+            return true;
+        }
+        if (map.containsKey(key)) {
+            throw EvalError.Defer.INSTANCE;
+        }
+        return false;
+    }
+
     /** Whether every key of a map is a string (those of a payload and of map literals are). */
     static boolean stringKeys(Map<?, ?> map) {
         for (Object k : map.keySet()) {
@@ -822,7 +833,7 @@ final class ClosureCompiler {
             if (m == null) {
                 throw EvalError.Defer.INSTANCE;
             }
-            return m.containsKey(field);
+            return present(m, field);
         }
     }
 
@@ -874,7 +885,7 @@ final class ClosureCompiler {
         boolean test(Map<String, Map<String, Object>> s) {
             Object m = from.eval(s);
             if (m instanceof Map<?, ?> map) {
-                return map.containsKey(field);
+                return present(map, field);
             }
             throw mismatch(id, m);
         }
