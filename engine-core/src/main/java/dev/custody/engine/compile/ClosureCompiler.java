@@ -30,8 +30,8 @@ import java.util.Set;
  * common errors (an absent field or key, {@code / by zero}, {@code long overflow}, {@code most negative
  * number wraps}, a number that does not parse, a double out of the int range). The few errors it does not
  * word itself (a {@code dyn} value of a type no overload takes, a non-boolean operand of a logical operator)
- * it still recognises as errors, so {@code &&}/{@code ||} absorb them exactly as cel-java does (and do not absorb
- * a non-boolean operand, which cel-java raises at once), and when one
+ * it still recognises as errors, so {@code &&}/{@code ||} absorb them exactly as cel-java does (all but a
+ * non-boolean operand, which cel-java raises at once and only an enclosing operator absorbs), and when one
  * decides the condition, {@link CompiledCondition} runs the condition on cel-java for the message. A value
  * the translation was not built for (a field of an unexpected Java type in a hand-made payload) is not an
  * error: it {@linkplain EvalError.Defer defers} the whole evaluation to cel-java. The differential property
