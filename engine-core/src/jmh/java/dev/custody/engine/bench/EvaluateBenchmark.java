@@ -24,6 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Deciding one withdrawal against {@link Realistic}'s bundle (19 kept-able withdrawal rules in 7 policies):
  * our {@link Evaluator} (payload check, context, wallet targeting, time budget, fail-closed, attribution)
+ * with the conditions' compiled forms ({@code ours}) and with every condition on cel-java's interpreter
+ * ({@code oursCelJava}: the same evaluator, the bundle compiled with {@code compiledEvaluation(false)}),
  * against the same rules on raw cel-java ({@link RawCelEngine}: {@code map(string, dyn)} sections,
  * {@code program.eval(Map)} per kept rule, DENY over ALLOW coded by hand) and hand-written Java
  * ({@link HandWrittenEngine}). Each invocation decides the next action of a seeded stream of 256 in one of
@@ -47,6 +49,7 @@ public class EvaluateBenchmark {
     private static final int STREAM = 256;
 
     private PolicyBundle bundle;
+    private PolicyBundle celJavaBundle;
     private Evaluator evaluator;
     private RawCelEngine raw;
     private HandWrittenEngine hand;
@@ -59,6 +62,12 @@ public class EvaluateBenchmark {
         if (!bundle.valid()) {
             throw new IllegalStateException("benchmark bundle is invalid: " + bundle.errors());
         }
+        celJavaBundle = PolicyBundle.compile(Realistic.policies(),
+                new PolicyValidator(RuleCompiler.builder().compiledEvaluation(false).build()));
+        if (bundle.compiledRuleCount() != bundle.ruleCount() || celJavaBundle.compiledRuleCount() != 0) {
+            throw new IllegalStateException("expected every rule compiled in one bundle and none in the other: "
+                    + bundle.compiledRuleCount() + "/" + bundle.ruleCount() + ", " + celJavaBundle.compiledRuleCount());
+        }
         evaluator = Evaluator.create();
         raw = new RawCelEngine(Realistic.POLICIES);
         hand = new HandWrittenEngine();
@@ -69,8 +78,10 @@ public class EvaluateBenchmark {
         Evaluator patient = Evaluator.builder().timeBudget(java.time.Duration.ofMinutes(1)).build();
         for (Action a : actions) {
             Decision d = patient.evaluate(bundle, a);
-            Verdict ours = new Verdict(d.decision(), d.ruleId(), d.failClosed());
-            if (!ours.equals(raw.decide(a)) || !ours.equals(hand.decide(a))) {
+            Verdict ours = new Verdict(d.outcome(), d.ruleId(), d.failClosed());
+            Decision c = patient.evaluate(celJavaBundle, a);
+            Verdict celJava = new Verdict(c.outcome(), c.ruleId(), c.failClosed());
+            if (!ours.equals(celJava) || !ours.equals(raw.decide(a)) || !ours.equals(hand.decide(a))) {
                 throw new IllegalStateException("engines disagree on " + a + ": ours " + ours + " (" + d.error()
                         + "), raw " + raw.decide(a) + ", hand-written " + hand.decide(a));
             }
@@ -86,6 +97,11 @@ public class EvaluateBenchmark {
     @Benchmark
     public Decision ours() {
         return evaluator.evaluate(bundle, nextAction());
+    }
+
+    @Benchmark
+    public Decision oursCelJava() {
+        return evaluator.evaluate(celJavaBundle, nextAction());
     }
 
     @Benchmark

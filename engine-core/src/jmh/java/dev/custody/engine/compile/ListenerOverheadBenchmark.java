@@ -31,7 +31,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * What evaluating one condition through {@link CompiledCondition#evaluate} (the deadline listener when the
  * condition {@linkplain CompiledCondition#mayRunLong() may run long}, the variable resolver, the result
  * wrapping) costs over running the very same cel-java program directly:
- * {@code ours} against {@code programEvalMap} ({@code program.eval(Map)}, which copies a map that is not a Guava
+ * {@code ours} (the compiled form when the condition has one) and {@code oursCelJava} (the same on cel-java
+ * only) against {@code programEvalMap} ({@code program.eval(Map)}, which copies a map that is not a Guava
  * {@code ImmutableMap}) and {@code programEvalImmutableMap} (no copy), and, to tell the parts apart,
  * {@code programEvalResolver} ({@code program.eval(resolver)}: our resolver, no listener) and
  * {@code programTraceResolver} ({@code program.trace(resolver, no-op listener)}: what any listener costs).
@@ -96,6 +97,12 @@ public class ListenerOverheadBenchmark {
     @Benchmark
     public ConditionResult ours() {
         return condition.evaluate(payload, deadline);
+    }
+
+    /** {@code ours} on cel-java only, as if the condition had no compiled form (the path before the compiled one). */
+    @Benchmark
+    public ConditionResult oursCelJava() {
+        return condition.evaluateInterpreted(payload, deadline);
     }
 
     @Benchmark

@@ -14,7 +14,19 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A condition that compiled: its type-checked syntax tree and the cel-java program that evaluates it.
+ * A condition that compiled: its type-checked syntax tree, the cel-java program that evaluates it, and, when
+ * it has one, its compiled form.
+ *
+ * <h2>Compiled form</h2>
+ * Most conditions ({@link #compiled()}) are evaluated by a tree of Java closures that {@link ClosureCompiler}
+ * translated from the checked syntax tree, several times faster than cel-java's interpreter and with the same
+ * result for every payload: the same boolean, or a {@link ConditionResult.Failure} with the same message.
+ * When the compiled form meets an error it leaves cel-java to word, or a value it was not built for, the
+ * condition is evaluated again on cel-java, as every condition without a compiled form is (comprehensions
+ * among them). A compiled form has no comprehension, so it takes a fixed number of steps and runs without a
+ * listener; {@link #mayRunLong()} is unchanged by it (a condition of more than {@value #WATCH_ABOVE_NODES}
+ * sub-expressions still has the evaluator read the clock around it, which costs little and keeps the
+ * guarantee when such a condition falls back on cel-java).
  *
  * <h2>Time budget inside one condition</h2>
  * cel-java has no cancellation, so a condition that can run long is evaluated under an evaluation
@@ -51,14 +63,18 @@ public final class CompiledCondition {
     private final CelRuntime.Program program;
     private final SourcePositions positions;
     private final boolean watched;
+    /** The compiled form ({@link ClosureCompiler}), or null when the condition runs on cel-java only. */
+    private final ClosureCompiler.Node compiled;
 
-    CompiledCondition(TriggerAction action, String source, CelAbstractSyntaxTree ast, CelRuntime.Program program) {
+    CompiledCondition(TriggerAction action, String source, CelAbstractSyntaxTree ast, CelRuntime.Program program,
+            ClosureCompiler.Node compiled) {
         this.action = action;
         this.source = source;
         this.ast = ast;
         this.program = program;
         this.positions = new SourcePositions(source);
         this.watched = mayRunLong(ast.getExpr());
+        this.compiled = compiled;
     }
 
     /** Whether the expression has a comprehension or more than {@link #WATCH_ABOVE_NODES} sub-expressions. */
@@ -103,6 +119,16 @@ public final class CompiledCondition {
     /** The cel-java program, for the benchmarks (src/jmh) that compare {@link #evaluate} with it. */
     CelRuntime.Program program() {
         return program;
+    }
+
+    /**
+     * Whether the condition has a compiled form: it is evaluated by a tree of Java closures translated from
+     * its checked syntax tree rather than by cel-java's interpreter, with the same result (see the class
+     * comment). False for conditions with a comprehension or another construct the translation does not
+     * cover, and for every condition of a compiler built with {@code compiledEvaluation(false)}.
+     */
+    public boolean compiled() {
+        return compiled != null;
     }
 
     /** The condition text. */
@@ -154,14 +180,75 @@ public final class CompiledCondition {
     }
 
     private ConditionResult run(Payload payload, long deadlineNanos) {
+        if (compiled != null) {
+            ConditionResult r = runCompiled(payload.sections(), false);
+            if (r != null) {
+                return r;
+            }
+        }
+        return interpret(payload, deadlineNanos);
+    }
+
+    /**
+     * The compiled form's result, or null when cel-java must evaluate the condition: the compiled form
+     * deferred, or erred with an error it leaves to cel-java to word. With {@code raw} (for the differential
+     * tests), never null: a deferral and an unworded error are failures with placeholder messages.
+     */
+    private ConditionResult runCompiled(Map<String, Map<String, Object>> sections, boolean raw) {
+        try {
+            return result(compiled.eval(sections));
+        } catch (EvalError e) {
+            if (e.detail == null) {
+                return raw ? new ConditionResult.Failure(WORDED_BY_CEL, false) : null;
+            }
+            Integer offset = ast.getSource().getPositionsMap().get(e.exprId);
+            return new ConditionResult.Failure(runtimeMessage(offset, e.detail), false);
+        } catch (EvalError.Defer e) {
+            return raw ? new ConditionResult.Failure(DEFERRED, false) : null;
+        } catch (RuntimeException | StackOverflowError e) {
+            // not expected: cel-java answers instead
+            return raw ? new ConditionResult.Failure("compiled form threw " + e, false) : null;
+        }
+    }
+
+    /** The placeholder message of {@link #evaluateCompiledOnly} for an error cel-java words. */
+    static final String WORDED_BY_CEL = "<an error worded by cel-java>";
+    /** The placeholder message of {@link #evaluateCompiledOnly} for a deferral to cel-java. */
+    static final String DEFERRED = "<deferred to cel-java>";
+
+    /**
+     * For the differential tests: the compiled form's own result, without falling back on cel-java
+     * ({@link #WORDED_BY_CEL} and {@link #DEFERRED} where {@link #evaluate} would ask cel-java).
+     *
+     * @throws IllegalStateException if the condition has no compiled form
+     */
+    ConditionResult evaluateCompiledOnly(Payload payload) {
+        checkAction(payload);
+        if (compiled == null) {
+            throw new IllegalStateException("no compiled form: " + source);
+        }
+        return runCompiled(payload.sections(), true);
+    }
+
+    /** For the differential tests and benchmarks: the condition on cel-java, as if it had no compiled form. */
+    ConditionResult evaluateInterpreted(Payload payload, long deadlineNanos) {
+        checkAction(payload);
+        return interpret(payload, deadlineNanos);
+    }
+
+    private ConditionResult result(Object result) {
+        if (result instanceof Boolean b) {
+            return ConditionResult.of(b);
+        }
+        return new ConditionResult.Failure("condition returned " + describe(result) + ", not a boolean", false);
+    }
+
+    private ConditionResult interpret(Payload payload, long deadlineNanos) {
         Map<String, Map<String, Object>> sections = payload.sections();
         try {
             CelVariableResolver resolver = name -> Optional.ofNullable(sections.get(name));
             Object result = watched ? program.trace(resolver, new Deadline(deadlineNanos)) : program.eval(resolver);
-            if (result instanceof Boolean b) {
-                return ConditionResult.of(b);
-            }
-            return new ConditionResult.Failure("condition returned " + describe(result) + ", not a boolean", false);
+            return result(result);
         } catch (BudgetExceeded e) {
             return new ConditionResult.Failure("time budget exceeded while the rule ran", true);
         } catch (TooLarge e) {
@@ -182,9 +269,13 @@ public final class CompiledCondition {
         if (!m.matches()) {
             return IssueTranslator.style(raw);
         }
-        String detail = m.group(2).trim();
+        return runtimeMessage(m.group(1) == null ? null : Integer.valueOf(m.group(1)), m.group(2));
+    }
+
+    /** cel-java's error detail at a code-point offset (null if unknown), worded as {@link #runtimeMessage(String)}. */
+    String runtimeMessage(Integer offset, String rawDetail) {
+        String detail = rawDetail.trim();
         String where = "";
-        Integer offset = m.group(1) == null ? null : Integer.valueOf(m.group(1));
         if (offset != null) {
             int[] lc = positions.lineColumn(positions.fieldNameAfterDot(offset));
             where = " (at " + lc[0] + ":" + lc[1] + ")";

@@ -57,8 +57,12 @@ public final class RuleCompiler {
     public static final int MAX_DIAGNOSTICS = 20;
 
     private final Map<TriggerAction, Cel> environments = new EnumMap<>(TriggerAction.class);
+    private final int maxRegexProgramSize;
+    private final boolean compiledEvaluation;
 
     private RuleCompiler(Builder b) {
+        this.maxRegexProgramSize = b.maxRegexProgramSize;
+        this.compiledEvaluation = b.compiledEvaluation;
         CelOptions options = CelEnvironment.options(b.comprehensionMaxIterations, b.maxRegexProgramSize);
         for (TriggerAction a : TriggerAction.values()) {
             environments.put(a, CelEnvironment.build(a, options));
@@ -68,7 +72,7 @@ public final class RuleCompiler {
 
     /**
      * Compiles and evaluates one condition per action, through the paths a real rule takes (a warning, a
-     * guard, a read of an absent field and its error message). The first evaluation in a JVM loads and
+     * guard, a read of an absent field and its error message), on its compiled form and on cel-java. The first evaluation in a JVM loads and
      * links cel-java's interpreter and error classes, which on a busy machine takes longer than the whole
      * evaluation budget; done here, that cost is paid once when the compiler is built instead of denying the
      * first real action for running out of time.
@@ -83,7 +87,11 @@ public final class RuleCompiler {
                     for (Section s : FieldSchema.sections(a)) {
                         empty.put(s.wireName(), Map.of());
                     }
-                    c.get().evaluate(new Payload(a, "", Instant.EPOCH, empty), System.nanoTime() + 1_000_000_000L);
+                    Payload payload = new Payload(a, "", Instant.EPOCH, empty);
+                    c.get().evaluate(payload, System.nanoTime() + 1_000_000_000L);
+                    // the condition has a compiled form, so evaluate did not touch cel-java's interpreter, which
+                    // conditions without one (and errors the compiled form leaves cel-java to word) still run on
+                    c.get().evaluateInterpreted(payload, System.nanoTime() + 1_000_000_000L);
                 }
             } catch (RuntimeException e) {
                 // only a warm-up: a failure here shows again, properly reported, on real input
@@ -211,7 +219,10 @@ public final class RuleCompiler {
         }
         try {
             CelRuntime.Program program = cel.createProgram(checked);
-            return Optional.of(new CompiledCondition(action, condition, checked, program));
+            ClosureCompiler.Node closures = compiledEvaluation
+                    ? ClosureCompiler.compile(checked, action, maxRegexProgramSize).orElse(null)
+                    : null;
+            return Optional.of(new CompiledCondition(action, condition, checked, program, closures));
         } catch (CelEvaluationException | RuntimeException e) {
             out.add(Diagnostic.error(DiagnosticCode.TYPE_MISMATCH,
                     "condition cannot be prepared: " + IssueTranslator.style(String.valueOf(e.getMessage())), null, 1, 1));
@@ -257,8 +268,20 @@ public final class RuleCompiler {
     public static final class Builder {
         private int comprehensionMaxIterations = DEFAULT_COMPREHENSION_MAX_ITERATIONS;
         private int maxRegexProgramSize = DEFAULT_MAX_REGEX_PROGRAM_SIZE;
+        private boolean compiledEvaluation = true;
 
         private Builder() {}
+
+        /**
+         * Whether conditions get a compiled form ({@link CompiledCondition#compiled()}), evaluated by Java
+         * closures with the same results as cel-java's interpreter; true by default. False runs every condition
+         * on cel-java: for comparisons (the differential tests, the benchmarks), or as a switch should the
+         * compiled path ever be in doubt.
+         */
+        public Builder compiledEvaluation(boolean on) {
+            this.compiledEvaluation = on;
+            return this;
+        }
 
         /** Bound on comprehension iterations per evaluation (all comprehensions of a condition together). */
         public Builder comprehensionMaxIterations(int n) {

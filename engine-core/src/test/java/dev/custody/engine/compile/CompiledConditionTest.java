@@ -12,9 +12,13 @@ import dev.custody.engine.schema.TriggerAction;
 import java.util.Collections;
 import org.junit.jupiter.api.Test;
 
-/** Which conditions run under the deadline listener, and where the deadline is checked. */
+/**
+ * Which conditions run under the deadline listener, where the deadline is checked, and which have a compiled
+ * form (the differential properties hold that form to cel-java's results on random input).
+ */
 class CompiledConditionTest {
     private static final RuleCompiler COMPILER = RuleCompiler.create();
+    private static final RuleCompiler CEL_ONLY = RuleCompiler.builder().compiledEvaluation(false).build();
     private static final Payload PAYLOAD = ((PayloadResult.Valid) PayloadValidator.validate(
             Fixtures.withdrawal(7400).build(), Fixtures.TUESDAY_14H)).payload();
 
@@ -49,5 +53,55 @@ class CompiledConditionTest {
         String range = "[" + String.join(",", Collections.nCopies(50, "1")) + "]";
         assertEquals(new ConditionResult.Failure("time budget exceeded while the rule ran", true),
                 compile(range + ".all(x, x > 0)").evaluateWithoutStartCheck(PAYLOAD, past));
+    }
+
+    @Test
+    void conditionsWithinTheCoveredSubsetHaveACompiledFormTheRestRunOnCelJava() {
+        assertTrue(compile("withdrawal.value_usd > 10000").compiled());
+        assertTrue(compile("withdrawal.is_whitelisted && withdrawal.address_age_sec >= 604800.0 && "
+                + "withdrawal.value_usd <= 5000.0 && principal.role in ['owner', 'admin', 'signer']").compiled());
+        assertTrue(compile("has(principal.user_email) && principal.user_email.matches('@example\\\\.com$')").compiled());
+        assertTrue(compile("int(withdrawal.value_usd) / 2 + size(withdrawal.asset_symbol) > 0").compiled());
+        assertFalse(compile("['ETH'].exists(s, s == withdrawal.asset_symbol)").compiled()); // a comprehension
+        assertFalse(compile("uint(wallet.withdrawal_count_1h) > 1u").compiled()); // unsigned integers
+        assertFalse(compile("principal.role.matches('a{1000}')").compiled()); // over the regex program size
+        assertFalse(CEL_ONLY.compile(TriggerAction.WITHDRAWAL_CREATE, "withdrawal.value_usd > 10000").condition()
+                .orElseThrow().compiled());
+    }
+
+    @Test
+    void theCompiledFormFailsWithCelJavasMessages() {
+        Payload p = ((PayloadResult.Valid) PayloadValidator.validate(Fixtures.withdrawal(7400)
+                .field("wallet.withdrawal_count_1h", Long.MAX_VALUE).field("workspace.withdrawal_count_1h", 2L).build(),
+                Fixtures.TUESDAY_14H)).payload();
+        String[][] cases = {
+            {"principal.user_email == 'x'", "`principal.user_email` is absent from the payload (at 1:11)"},
+            {"1 / (workspace.withdrawal_count_1h - 2) > 0", "/ by zero (at 1:3)"},
+            {"wallet.withdrawal_count_1h + 1 > 0", "long overflow (at 1:28)"},
+            {"int(withdrawal.asset_symbol) > 0", "for input string: \"" + p.sections().get("withdrawal").get("asset_symbol")
+                    + "\" (at 1:4)"},
+            {"int(withdrawal.value_usd * 1e16) > 0", "double is out of range for int (at 1:4)"},
+        };
+        for (String[] c : cases) {
+            CompiledCondition compiled = compile(c[0]);
+            assertTrue(compiled.compiled(), c[0]);
+            ConditionResult expected = new ConditionResult.Failure(c[1], false);
+            assertEquals(expected, compiled.evaluateCompiledOnly(p), c[0]);
+            assertEquals(expected, compiled.evaluate(p, System.nanoTime() + 1_000_000_000L), c[0]);
+            assertEquals(expected, CEL_ONLY.compile(TriggerAction.WITHDRAWAL_CREATE, c[0]).condition().orElseThrow()
+                    .evaluate(p, System.nanoTime() + 1_000_000_000L), c[0]);
+        }
+    }
+
+    @Test
+    void aValueTheCompiledFormWasNotBuiltForIsLeftToCelJava() {
+        // Payload's constructor is public: a hand-made one can hold an Integer where the schema says number
+        java.util.Map<String, java.util.Map<String, Object>> sections = new java.util.HashMap<>(PAYLOAD.sections());
+        sections.put("withdrawal", java.util.Map.of("value_usd", 20_000));
+        Payload odd = new Payload(TriggerAction.WITHDRAWAL_CREATE, PAYLOAD.walletId(), PAYLOAD.instant(), sections);
+        CompiledCondition c = compile("withdrawal.value_usd > 10000.0 || true");
+        assertEquals(new ConditionResult.Failure(CompiledCondition.DEFERRED, false), c.evaluateCompiledOnly(odd));
+        assertEquals(c.evaluateInterpreted(odd, System.nanoTime() + 1_000_000_000L),
+                c.evaluate(odd, System.nanoTime() + 1_000_000_000L));
     }
 }

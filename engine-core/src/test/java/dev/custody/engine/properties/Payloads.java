@@ -49,13 +49,24 @@ final class Payloads {
 
     /** A schema-shaped action of this trigger. */
     static Arbitrary<Action> of(TriggerAction action) {
+        return of(action, false);
+    }
+
+    /**
+     * A schema-shaped action of this trigger; with {@code extremes}, values also come from numeric boundaries
+     * (Long.MAX_VALUE, 2^53 + 1, -0.0, Double.MAX_VALUE, 2^63 as a double, the smallest double) and strings that
+     * {@code int()} and {@code double()} parse differently, for the differential properties.
+     */
+    static Arbitrary<Action> of(TriggerAction action, boolean extremes) {
         List<Arbitrary<Map.Entry<String, Object>>> fields = new ArrayList<>();
         for (Section s : FieldSchema.sections(action)) {
             if (s == Section.CONTEXT) {
                 continue;
             }
             for (FieldSpec f : FieldSchema.fields(s)) {
-                fields.add(value(f).injectNull(f.optional() ? 0.25 : 0.03).map(v -> entry(f.path(), v)));
+                Arbitrary<Object> v = extremes ? Arbitraries.frequencyOf(Tuple.of(3, value(f)), Tuple.of(1, extreme(f)))
+                        : value(f);
+                fields.add(v.injectNull(f.optional() ? 0.25 : 0.03).map(x -> entry(f.path(), x)));
             }
         }
         Arbitrary<Map.Entry<String, Object>> oddity = Arbitraries.frequencyOf(
@@ -108,6 +119,24 @@ final class Payloads {
             case MAP -> Arbitraries.of("not a map", List.of("to"));
         };
         return Arbitraries.frequencyOf(Tuple.of(500, good), Tuple.of(1, odd));
+    }
+
+    /** Boundary values of a field's type, all of them valid for the field. */
+    private static Arbitrary<Object> extreme(FieldSpec f) {
+        return switch (f.type()) {
+            case NUMBER -> Arbitraries.of(-0.0, Double.MAX_VALUE, 1e300, Double.MIN_VALUE, 9.223372036854775807e18,
+                    9.2233720368547748e18, 9007199254740993.0, 1e19, 4.5);
+            case INTEGER -> Arbitraries.of(Long.MAX_VALUE, Long.MAX_VALUE - 1, 4611686018427387904L, 9007199254740993L,
+                    3037000500L, 2L);
+            case STRING -> f.enumValues().isEmpty()
+                    ? Arbitraries.of("9223372036854775807", "9223372036854775808", "-0", "+5", " 1", "1d", "0x10", "1e3",
+                            "NaN", "Infinity", "-Infinity", "0.5", "héllo", "ETH", "")
+                    : Arbitraries.of(new ArrayList<Object>(f.enumValues()));
+            case BOOLEAN -> Arbitraries.of(true, false);
+            case MAP -> Arbitraries.of(Map.of("to", Long.MAX_VALUE, "value", -0.0), Map.of("amount", Double.MAX_VALUE),
+                    Map.of("to", List.of(1L, 2.0, "x"), "value", Map.of("nested", "0xabc", "n", 5L)),
+                    Map.of("spender", List.of(), "from", Map.of()), Map.of("to", "9223372036854775807", "value", "NaN"));
+        };
     }
 
     private static Arbitrary<Object> strings(FieldSpec f) {

@@ -241,4 +241,21 @@ public final class PolicyBundle {
     public int ruleCount() {
         return ruleCount;
     }
+
+    /**
+     * The number of those rules whose condition has a compiled form
+     * ({@link dev.custody.engine.compile.CompiledCondition#compiled()}); the others run on cel-java's interpreter.
+     */
+    public int compiledRuleCount() {
+        int n = 0;
+        for (TriggerAction a : TriggerAction.values()) {
+            for (BoundRule r : deny.get(a)) {
+                n += r.condition().compiled() ? 1 : 0;
+            }
+            for (BoundRule r : allow.get(a)) {
+                n += r.condition().compiled() ? 1 : 0;
+            }
+        }
+        return n;
+    }
 }

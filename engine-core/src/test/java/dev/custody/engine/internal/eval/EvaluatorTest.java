@@ -148,6 +148,17 @@ class EvaluatorTest {
         assertEquals("a", d.ruleId());
         assertEquals(1, b.policyCount());
         assertEquals(1, b.ruleCount());
+        assertEquals(1, b.compiledRuleCount());
+    }
+
+    @Test
+    void theBundleCountsTheRulesWithACompiledForm() {
+        PolicyBundle b = bundle(policy("active", "active", List.of(),
+                deny("d1", "withdrawal.value_usd > 10000"),
+                deny("d2", "['ETH', 'BTC'].exists(s, s == withdrawal.asset_symbol)"),
+                allow("a", "principal.role in ['owner', 'admin']")));
+        assertEquals(3, b.ruleCount());
+        assertEquals(2, b.compiledRuleCount()); // the comprehension runs on cel-java
     }
 
     @Test

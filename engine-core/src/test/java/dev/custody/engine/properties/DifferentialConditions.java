@@ -1,0 +1,228 @@
+package dev.custody.engine.properties;
+
+import dev.custody.engine.schema.FieldSchema;
+import dev.custody.engine.schema.FieldSpec;
+import dev.custody.engine.schema.TriggerAction;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.Tuple;
+
+/**
+ * Conditions for the differential properties (compiled form against cel-java): {@link Conditions}' rule-like
+ * conditions, and typed expression trees that reach every operator and function the compiled form covers:
+ * int, double and string expressions with {@code + - * / %}, unary minus, {@code int()}, {@code double()},
+ * {@code string()}, {@code size}, ternaries; literals at the numeric boundaries ({@code Long.MAX_VALUE}, the
+ * most negative int, 2^63 and 2^53 + 1 as doubles, {@code -0.0}, {@code 1e308}); comparisons of every type pair
+ * the checker allows; {@code ==}/{@code !=} on lists and maps; {@code in} over lists and maps; string functions
+ * and {@code matches}; {@code has()} and reads of optional fields and of {@code decoded_args} keys (and below
+ * them: {@code dyn} values of every type). A few conditions have no compiled form (comprehensions, {@code uint}),
+ * so the property also exercises the fallback.
+ */
+final class DifferentialConditions {
+    private static final Map<TriggerAction, Arbitrary<String>> CONDITIONS = new EnumMap<>(TriggerAction.class);
+
+    private static final List<String> INT_LITERALS = List.of("0", "1", "2", "-1", "20", "9223372036854775807",
+            "(-9223372036854775807 - 1)", "4611686018427387904", "3037000500", "9007199254740993");
+    private static final List<String> DOUBLE_LITERALS = List.of("0.0", "-0.0", "0.5", "1.0", "7400.0", "10000.0", "1e308",
+            "1.7976931348623157e308", "4.9e-324", "9.223372036854775807e18", "-9.223372036854775808e18", "1e19",
+            "9007199254740993.0", "2.5", "-1.5");
+    private static final List<String> STRING_LITERALS = List.of("'ETH'", "'0xabc'", "''", "'a'", "'12'", "'-0'",
+            "'9223372036854775807'", "'1e3'", "'NaN'", "'7400.0'", "'héllo'", "'ops@example.com'");
+    private static final List<String> PATTERNS = List.of("'^0x[0-9a-f]+$'", "'ETH|USDC'", "'(?i)eth'", "'^$'", "'a.c'",
+            "'\\\\d+'", "'^[A-Z]{3,4}$'", "'@example\\\\.com$'", "'é'");
+
+    private DifferentialConditions() {}
+
+    static synchronized Arbitrary<String> of(TriggerAction action) {
+        return CONDITIONS.computeIfAbsent(action, a -> Arbitraries.frequencyOf(
+                Tuple.of(3, Conditions.of(a)),
+                Tuple.of(6, new Gen(a).bool(3))));
+    }
+
+    /** The expression generators of one action. */
+    private static final class Gen {
+        final TriggerAction action;
+        final List<String> ints = new ArrayList<>();
+        final List<String> doubles = new ArrayList<>();
+        final List<String> strings = new ArrayList<>();
+        final List<String> bools = new ArrayList<>();
+        final List<String> optionals = new ArrayList<>();
+
+        Gen(TriggerAction action) {
+            this.action = action;
+            for (FieldSpec f : FieldSchema.fields(action)) {
+                if (f.optional()) {
+                    optionals.add(f.path());
+                    continue; // read below, behind a guard or not
+                }
+                switch (f.type()) {
+                    case INTEGER -> ints.add(f.path());
+                    case NUMBER -> doubles.add(f.path());
+                    case STRING -> strings.add(f.path());
+                    case BOOLEAN -> bools.add(f.path());
+                    case MAP -> {
+                    }
+                }
+            }
+            if (doubles.isEmpty()) {
+                doubles.add("double(resource.gas_limit)");
+            }
+        }
+
+        Arbitrary<String> intExpr(int depth) {
+            Arbitrary<String> leaf = Arbitraries.frequencyOf(
+                    Tuple.of(3, Arbitraries.of(ints)),
+                    Tuple.of(2, Arbitraries.of(INT_LITERALS)));
+            if (depth == 0) {
+                return leaf;
+            }
+            Arbitrary<String> sub = Arbitraries.lazy(() -> intExpr(depth - 1));
+            return Arbitraries.frequencyOf(
+                    Tuple.of(4, leaf),
+                    Tuple.of(3, Combinators.combine(sub, Arbitraries.of("+", "-", "*", "/", "%"), sub)
+                            .as((x, op, y) -> "(" + x + " " + op + " " + y + ")")),
+                    Tuple.of(1, sub.map(x -> "-(" + x + ")")),
+                    Tuple.of(1, Arbitraries.lazy(() -> doubleExpr(depth - 1)).map(x -> "int(" + x + ")")),
+                    Tuple.of(1, Arbitraries.lazy(() -> stringExpr(depth - 1)).map(x -> "int(" + x + ")")),
+                    Tuple.of(1, Arbitraries.lazy(() -> stringExpr(depth - 1)).map(x -> "size(" + x + ")")),
+                    Tuple.of(1, Combinators.combine(Arbitraries.lazy(() -> bool(depth - 1)), sub, sub)
+                            .as((c, x, y) -> "(" + c + " ? " + x + " : " + y + ")")));
+        }
+
+        Arbitrary<String> doubleExpr(int depth) {
+            Arbitrary<String> leaf = Arbitraries.frequencyOf(
+                    Tuple.of(3, Arbitraries.of(doubles)),
+                    Tuple.of(2, Arbitraries.of(DOUBLE_LITERALS)));
+            if (depth == 0) {
+                return leaf;
+            }
+            Arbitrary<String> sub = Arbitraries.lazy(() -> doubleExpr(depth - 1));
+            return Arbitraries.frequencyOf(
+                    Tuple.of(4, leaf),
+                    Tuple.of(3, Combinators.combine(sub, Arbitraries.of("+", "-", "*", "/"), sub)
+                            .as((x, op, y) -> "(" + x + " " + op + " " + y + ")")),
+                    Tuple.of(1, sub.map(x -> "-(" + x + ")")),
+                    Tuple.of(1, Arbitraries.lazy(() -> intExpr(depth - 1)).map(x -> "double(" + x + ")")),
+                    Tuple.of(1, Arbitraries.lazy(() -> stringExpr(depth - 1)).map(x -> "double(" + x + ")")));
+        }
+
+        Arbitrary<String> stringExpr(int depth) {
+            Arbitrary<String> leaf = Arbitraries.frequencyOf(
+                    Tuple.of(3, Arbitraries.of(strings)),
+                    Tuple.of(2, Arbitraries.of(STRING_LITERALS)));
+            if (depth == 0) {
+                return leaf;
+            }
+            Arbitrary<String> sub = Arbitraries.lazy(() -> stringExpr(depth - 1));
+            return Arbitraries.frequencyOf(
+                    Tuple.of(4, leaf),
+                    Tuple.of(1, Combinators.combine(sub, sub).as((x, y) -> "(" + x + " + " + y + ")")),
+                    Tuple.of(1, Arbitraries.lazy(() -> intExpr(depth - 1)).map(x -> "string(" + x + ")")),
+                    Tuple.of(1, Arbitraries.lazy(() -> doubleExpr(depth - 1)).map(x -> "string(" + x + ")")),
+                    Tuple.of(1, Arbitraries.lazy(() -> bool(depth - 1)).map(x -> "string(" + x + ")")));
+        }
+
+        Arbitrary<String> bool(int depth) {
+            int d = Math.max(0, depth - 1);
+            List<Tuple.Tuple2<Integer, Arbitrary<String>>> leaves = new ArrayList<>();
+            Arbitrary<String> ordering = Arbitraries.of("<", "<=", ">", ">=");
+            Arbitrary<String> any = Arbitraries.of("<", "<=", ">", ">=", "==", "!=");
+            leaves.add(Tuple.of(3, Combinators.combine(intExpr(d), any, intExpr(d)).as((x, op, y) -> x + " " + op + " " + y)));
+            leaves.add(Tuple.of(3, Combinators.combine(doubleExpr(d), any, doubleExpr(d)).as((x, op, y) -> x + " " + op + " " + y)));
+            leaves.add(Tuple.of(2, Combinators.combine(intExpr(d), ordering, doubleExpr(d)).as((x, op, y) -> x + " " + op + " " + y)));
+            leaves.add(Tuple.of(2, Combinators.combine(doubleExpr(d), ordering, intExpr(d)).as((x, op, y) -> x + " " + op + " " + y)));
+            leaves.add(Tuple.of(2, Combinators.combine(stringExpr(d), any, stringExpr(d)).as((x, op, y) -> x + " " + op + " " + y)));
+            leaves.add(Tuple.of(2, Combinators.combine(stringExpr(d), Arbitraries.of("startsWith", "endsWith", "contains"),
+                    stringExpr(0)).as((x, fn, y) -> x + "." + fn + "(" + y + ")")));
+            leaves.add(Tuple.of(2, Combinators.combine(stringExpr(d), Arbitraries.of(PATTERNS))
+                    .as((x, p) -> x + ".matches(" + p + ")")));
+            leaves.add(Tuple.of(2, Combinators.combine(stringExpr(d), Arbitraries.of(STRING_LITERALS), Arbitraries.of(STRING_LITERALS))
+                    .as((x, a, b) -> x + " in [" + a + ", " + b + "]")));
+            leaves.add(Tuple.of(1, Combinators.combine(intExpr(d), intExpr(0)).as((x, y) -> x + " in [1, 2, " + y + "]")));
+            leaves.add(Tuple.of(1, Combinators.combine(doubleExpr(d), doubleExpr(0)).as((x, y) -> x + " in [0.0, 2.5, " + y + "]")));
+            leaves.add(Tuple.of(1, Combinators.combine(intExpr(d), doubleExpr(d)).as((x, y) -> "[" + x + ", 'a'] == [" + y + ", 'a']")));
+            leaves.add(Tuple.of(1, Combinators.combine(stringExpr(d), intExpr(d)).as((k, v) -> "{'k': " + v + ", 'j': 1} != {'j': 1.0, 'k': 2}")));
+            leaves.add(Tuple.of(1, stringExpr(d).map(k -> k + " in {'ETH': 1, '': 2}")));
+            leaves.add(Tuple.of(1, Combinators.combine(intExpr(d), intExpr(d)).as((x, y) -> "size([" + x + ", " + y + "]) == 2")));
+            if (!bools.isEmpty()) {
+                leaves.add(Tuple.of(2, Arbitraries.of(bools).flatMap(b -> Arbitraries.of(b, "!" + b, b + " == true",
+                        b + " != false", b + " < true", "string(" + b + ") == 'true'"))));
+            }
+            leaves.add(Tuple.of(1, Arbitraries.of("true", "false")));
+            leaves.add(Tuple.of(3, optional(d)));
+            if (action == TriggerAction.WEB3_CONTRACT_CALL) {
+                leaves.add(Tuple.of(6, decoded()));
+            }
+            // no compiled form: the fallback
+            leaves.add(Tuple.of(1, Combinators.combine(Arbitraries.of(strings), Arbitraries.of(STRING_LITERALS))
+                    .as((f, x) -> "[" + x + ", 'ETH'].exists(s, " + f + " == s)")));
+            leaves.add(Tuple.of(1, Arbitraries.of(ints).map(f -> "uint(" + f + ") > 1u")));
+            Arbitrary<String> leaf = Arbitraries.frequencyOf(leaves);
+            if (depth == 0) {
+                return leaf;
+            }
+            Arbitrary<String> sub = Arbitraries.lazy(() -> bool(depth - 1));
+            return Arbitraries.frequencyOf(
+                    Tuple.of(5, leaf),
+                    Tuple.of(2, Combinators.combine(sub, sub).as((x, y) -> "(" + x + ") && (" + y + ")")),
+                    Tuple.of(2, Combinators.combine(sub, sub).as((x, y) -> "(" + x + ") || (" + y + ")")),
+                    Tuple.of(1, sub.map(x -> "!(" + x + ")")),
+                    Tuple.of(1, Combinators.combine(sub, sub, sub).as((c, x, y) -> "(" + c + ") ? (" + x + ") : (" + y + ")")));
+        }
+
+        /** Optional fields: has(), guarded reads, unguarded reads (an absent-field error when absent). */
+        Arbitrary<String> optional(int depth) {
+            return Arbitraries.of(optionals).flatMap(p -> {
+                Arbitrary<String> read = Arbitraries.frequencyOf(
+                        Tuple.of(2, Arbitraries.of(STRING_LITERALS).map(l -> p + " == " + l)),
+                        Tuple.of(1, Arbitraries.of(PATTERNS).map(r -> p + ".matches(" + r + ")")),
+                        Tuple.of(1, Arbitraries.just("size(" + p + ") > 3")),
+                        Tuple.of(1, Arbitraries.just(p + ".endsWith('@example.com')")),
+                        Tuple.of(1, Arbitraries.just("int(" + p + ") > 0")));
+                return Arbitraries.frequencyOf(
+                        Tuple.of(2, Arbitraries.just("has(" + p + ")")),
+                        Tuple.of(2, read.map(r -> "has(" + p + ") && " + r)),
+                        Tuple.of(1, read.map(r -> "!has(" + p + ") || " + r)),
+                        Tuple.of(1, read.map(r -> "(has(" + p + ") ? " + r + " : false)")),
+                        Tuple.of(2, read));
+            });
+        }
+
+        /** Reads of decoded_args keys behind has(): dyn values of every type through every operator. */
+        Arbitrary<String> decoded() {
+            String m = "resource.decoded_args";
+            return Arbitraries.of(Conditions.DECODED_KEYS).flatMap(k -> {
+                String v = m + "." + k;
+                String has = "has(" + v + ")";
+                Arbitrary<String> use = Arbitraries.of(
+                        v + " == '0xabc'", v + " == 5", v + " == 5.0", v + " != 2.5", v + " == true", v + " > 5",
+                        v + " >= 4.5", v + " < 'a'", v + " in [5, '0xabc', 2.5]", v + " == ['0xabc']",
+                        v + " == {'nested': 1}", v + " + 1 > 5", v + " + 'x' == '0xabcx'", "-" + v + " < 0",
+                        "size(" + v + ") > 0", v + ".startsWith('0x')", v + ".matches('^0x')", "int(" + v + ") > 1",
+                        "double(" + v + ") > 1.0", "string(" + v + ") == '5'", v + ".nested == 1", "has(" + v + ".nested)",
+                        v + "[0] == '0xabc'", v + "['nested'] == 1", v, "!" + v, v + " && true", v + " || false",
+                        v + " && false", v + " || true", "false || " + v, "true && " + v, "(" + v + " && false) || true",
+                        "(1 / 0 == 1) && " + v, v + " || (1 / 0 == 1)", "!(" + v + ") || true",
+                        // the checker types a value read out of a dyn by what it is compared with: int, double, string
+                        v + "['n'] + 1 == 6", v + "[0] < 2.5", v + "['n'] * 2.0 > 1.0", "-" + v + "['n'] < 0",
+                        v + "['nested'] in ['0xabc']", v + "[2] == 'x'", v + "['n'] % 2 == 1", v + "[1] / 2.0 > 0.5",
+                        "(" + v + " ? true : false)", v + " * 2 > 0", v + " / 0.0 > 1.0", v + " % 2 == 1",
+                        "'nested' in " + v, "5 in " + v, m + "['" + k + "'] == '0xabc'", v + " == " + v,
+                        v + " + " + v + " == " + v);
+                return Arbitraries.frequencyOf(
+                        Tuple.of(1, Arbitraries.just(has)),
+                        Tuple.of(5, use.map(u -> has + " && (" + u + ")")),
+                        Tuple.of(1, use.map(u -> "!" + has + " || (" + u + ")")),
+                        Tuple.of(1, use.map(u -> "(" + u + ") && " + has)),
+                        Tuple.of(1, use.map(u -> "(" + has + " ? (" + u + ") : false)")),
+                        Tuple.of(1, Arbitraries.of("size(" + m + ") > 1", "'" + k + "' in " + m, m + " == {}",
+                                m + ".exists(x, x == '" + k + "')")));
+            });
+        }
+    }
+}
