@@ -604,9 +604,20 @@ final class ClosureCompiler {
         }
         if (op == ADD) {
             if (a instanceof String x && b instanceof String y) {
+                long length = (long) x.length() + y.length();
+                if (length > CompiledCondition.MAX_BUILT_STRING) {
+                    // the same cap the interpreter's listener applies: an error no operator absorbs
+                    throw new CompiledCondition.TooLarge("a string grew to " + length + " characters, more than "
+                            + CompiledCondition.MAX_BUILT_STRING);
+                }
                 return x.concat(y);
             }
             if (a instanceof List<?> x && b instanceof List<?> y) {
+                long size = (long) x.size() + y.size();
+                if (size > CompiledCondition.MAX_BUILT_ELEMENTS) {
+                    throw new CompiledCondition.TooLarge("a list grew to " + size + " elements, more than "
+                            + CompiledCondition.MAX_BUILT_ELEMENTS);
+                }
                 List<Object> out = new ArrayList<>(x.size() + y.size());
                 out.addAll(x);
                 out.addAll(y);

@@ -205,6 +205,8 @@ public final class CompiledCondition {
             return new ConditionResult.Failure(runtimeMessage(offset, e.detail), false);
         } catch (EvalError.Defer e) {
             return raw ? new ConditionResult.Failure(DEFERRED, false) : null;
+        } catch (TooLarge e) {
+            return new ConditionResult.Failure(e.getMessage(), false);
         } catch (RuntimeException | StackOverflowError e) {
             // not expected: cel-java answers instead
             return raw ? new ConditionResult.Failure("compiled form threw " + e, false) : null;

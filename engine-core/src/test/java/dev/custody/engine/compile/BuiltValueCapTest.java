@@ -50,4 +50,16 @@ class BuiltValueCapTest {
         ConditionResult r = concatenated(17).evaluate(p, System.nanoTime() + PATIENT);
         assertEquals(new ConditionResult.Failure("a string grew to 278528 characters, more than 262144", false), r);
     }
+
+    @Test
+    void theCompiledPathCapsWhatItBuildsAsTheInterpreterDoes() {
+        Payload p = call("a".repeat(Limits.DECODED_ARG_STRING_MAX));
+        String concat = String.join(" + ", Collections.nCopies(17, "resource.decoded_args.data"));
+        CompiledCondition c = COMPILER.compile(TriggerAction.WEB3_CONTRACT_CALL,
+                "has(resource.decoded_args.data) && (size(" + concat + ") > 0 || true)").condition().orElseThrow();
+        assertEquals(true, c.compiled(), "no comprehension: the compiled form runs");
+        // not absorbed by || true: the rule fails, so it denies
+        assertEquals(new ConditionResult.Failure("a string grew to 278528 characters, more than 262144", false),
+                c.evaluate(p, System.nanoTime() + PATIENT));
+    }
 }
