@@ -343,6 +343,13 @@ class BadInputCorpusTest {
                     .args("lint", "{dir}/p.yaml")
                     .expect(CHMOD_BYPASSED ? 0 : 3,
                             CHMOD_BYPASSED ? null : "error: cannot read `{dir}/p.yaml`: permission denied"),
+            c("replay --policies missing").file("a.jsonl", lines(A1))
+                    .args("replay", "--policies", "{dir}/nope", "--actions", "{dir}/a.jsonl", "--format", "jsonl")
+                    .expect(3, "error: `{dir}/nope` does not exist", 0, null),
+            c("test file policy path not utf-8").file("p.yaml", latin1(LIMITS.replace("Limits", "Limités")))
+                    .file("t.test.yaml", TEST_FILE)
+                    .args("test", "{dir}/t.test.yaml")
+                    .expect(1, null, null, "ERROR {dir}/p.yaml: error: policy file: file is not UTF-8 text"),
             c("policies directory without policy files").dir("pol")
                     .args("lint", "{dir}/pol").expect(1, "error: no policy files (.json, .yaml, .yml) under `{dir}/pol`"),
             // ---- action streams: encodings
@@ -442,7 +449,9 @@ class BadInputCorpusTest {
             c("stream - with empty stdin").file("p.yaml", LIMITS)
                     .args(replayArgs("-")).expect(0, null, 0, null),
             c("stream - with closed stdin").file("p.yaml", LIMITS).stdin(BadInputCorpusTest::closedStdin)
-                    .args(replayArgs("-")).expect(3, "error: i/o error: cannot read standard input: bad file descriptor", 0, null),
+                    .args(replayArgs("-")).expect(3, "error: cannot read standard input: bad file descriptor", 0, null),
+            c("diff - with closed stdin").file("p.yaml", LIMITS).stdin(BadInputCorpusTest::closedStdin)
+                    .args(diffArgs("-")).expect(3, "error: cannot read standard input: bad file descriptor", 0, null),
             c("diff stream with a malformed line").file("p.yaml", LIMITS).file("a.jsonl", lines(A1, "{", A2))
                     .args(diffArgs("{dir}/a.jsonl")).expect(1, "error: line 2: malformed action line: malformed JSON at column 2: "
                             + "unexpected end-of-input: expected close marker for Object", 0, null),

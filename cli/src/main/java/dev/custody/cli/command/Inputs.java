@@ -83,7 +83,11 @@ final class Inputs {
         return new BufferedReader(new InputStreamReader(in, utf8), 1 << 16);
     }
 
-    /** Standard input whose read failures name it (a closed stdin otherwise says only "bad file descriptor"). */
+    /**
+     * Standard input whose read failures name it (a closed stdin otherwise says only "bad file descriptor"). The
+     * failure is a {@link CliException}, which passes through the readers above unchanged, so a stream verb reports
+     * it exactly as {@link #readText} does.
+     */
     private static final class StdinStream extends FilterInputStream {
         StdinStream(InputStream in) {
             super(in);
@@ -94,7 +98,7 @@ final class Inputs {
             try {
                 return super.read();
             } catch (IOException e) {
-                throw new IOException("cannot read standard input: " + reason(e), e);
+                throw CliException.io("cannot read standard input: " + reason(e));
             }
         }
 
@@ -103,7 +107,7 @@ final class Inputs {
             try {
                 return super.read(b, off, len);
             } catch (IOException e) {
-                throw new IOException("cannot read standard input: " + reason(e), e);
+                throw CliException.io("cannot read standard input: " + reason(e));
             }
         }
     }
