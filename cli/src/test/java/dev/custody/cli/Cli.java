@@ -3,6 +3,7 @@ package dev.custody.cli;
 import dev.custody.cli.main.Custody;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -47,9 +48,14 @@ public final class Cli {
     }
 
     public static Result runWithInput(String stdin, String... args) {
+        return runWithStdin(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)), args);
+    }
+
+    /** As {@link #runWithInput}, with standard input as given (raw bytes, or a stream that fails). */
+    public static Result runWithStdin(InputStream stdin, String... args) {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CliEnvironment env = new CliEnvironment(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)),
+        CliEnvironment env = new CliEnvironment(stdin,
                 new PrintWriter(out), new PrintWriter(err), Clock.fixed(NOW, ZoneOffset.UTC), false, false);
         int exit = Custody.commandLine(env).execute(args);
         env.out().flush();

@@ -1,6 +1,14 @@
 package dev.custody.cli.command;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.custody.cli.CliException;
 import dev.custody.cli.Converters;
 import dev.custody.cli.Compilers;
@@ -68,6 +76,16 @@ public final class EvalCommand implements Callable<Integer> {
     static final String PLACEHOLDER_WALLET = "00000000-0000-4000-8000-000000000000";
     private static final Pattern FIELD = Pattern.compile(
             "\\b(principal|context|withdrawal|wallet|workspace|resource)\\s*\\.\\s*([A-Za-z_][A-Za-z0-9_]*)");
+
+    /**
+     * Reads payloads as strictly as {@link ActionReader} reads an action line (docs/design.md §4.2): a duplicate key
+     * is refused rather than letting the second one win, nesting is bounded, and nothing may follow the object.
+     */
+    private static final ObjectMapper PAYLOAD = JsonMapper.builder(JsonFactory.builder()
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(ActionReader.MAX_DEPTH).build())
+                    .build())
+            .build();
 
     /** Output formats. */
     enum Format { text, json }
@@ -168,9 +186,23 @@ public final class EvalCommand implements Callable<Integer> {
         Map<String, Object> map = new LinkedHashMap<>();
         if (payloadFile != null) {
             String json = Inputs.readText(payloadFile, root.environment().stdin());
+            if (json.isBlank()) {
+                throw CliException.input("payload is empty; give a JSON object such as `{\"withdrawal\": {...}}`");
+            }
             Object tree;
             try {
-                tree = JsonOutput.MAPPER.readValue(json, Object.class);
+                try (JsonParser parser = PAYLOAD.createParser(json)) {
+                    tree = PAYLOAD.readValue(parser, Object.class);
+                    if (parser.nextToken() != null) {
+                        JsonLocation l = parser.currentTokenLocation();
+                        throw CliException.input("payload is not valid JSON: unexpected content after the JSON value"
+                                + " (line " + l.getLineNr() + ", column " + l.getColumnNr() + ")");
+                    }
+                }
+            } catch (StreamConstraintsException e) {
+                // Jackson's message names its own configuration API; say what is wrong with the text
+                throw CliException.input("payload is not valid JSON: nested deeper than " + ActionReader.MAX_DEPTH
+                        + " levels");
             } catch (JsonProcessingException e) {
                 String m = e.getOriginalMessage().lines().findFirst().orElse("unreadable")
                         .replaceAll("'([^']*)'", "`$1`").replace('"', '`');

@@ -2,12 +2,13 @@ package dev.custody.cli.command;
 
 import dev.custody.cli.CliException;
 import java.io.BufferedReader;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,8 +23,34 @@ final class Inputs {
 
     /** The whole text of a file or of stdin ({@code -}), strict UTF-8. */
     static String readText(String pathOrDash, InputStream stdin) throws IOException {
-        byte[] bytes = STDIN.equals(pathOrDash) ? stdin.readAllBytes() : Files.readAllBytes(Path.of(pathOrDash));
+        byte[] bytes = STDIN.equals(pathOrDash) ? readStdin(stdin) : Files.readAllBytes(file(pathOrDash));
         return decode(bytes, STDIN.equals(pathOrDash) ? "standard input" : "`" + pathOrDash + "`");
+    }
+
+    /**
+     * The path of a file argument. A directory is refused here, by name: opening one succeeds and only the first
+     * read fails, with the bare "Is a directory" that does not say which argument was wrong.
+     */
+    private static Path file(String path) {
+        Path p = Path.of(path);
+        if (Files.isDirectory(p)) {
+            throw CliException.io("`" + path + "` is a directory, not a file");
+        }
+        return p;
+    }
+
+    /** All of stdin; a failing read (stdin closed, say) names standard input rather than only the OS's reason. */
+    private static byte[] readStdin(InputStream stdin) {
+        try {
+            return stdin.readAllBytes();
+        } catch (IOException e) {
+            throw CliException.io("cannot read standard input: " + reason(e));
+        }
+    }
+
+    private static String reason(IOException e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip();
+        return m.isEmpty() ? m : Character.toLowerCase(m.charAt(0)) + m.substring(1);
     }
 
     /** Bytes as strict UTF-8 (a byte-order mark is dropped); malformed text is an input error. */
@@ -39,11 +66,50 @@ final class Inputs {
         }
     }
 
-    /** A line reader over a file or stdin ({@code -}); a missing file throws {@link java.nio.file.NoSuchFileException}. */
+    /**
+     * A line reader over a file or stdin ({@code -}); a missing file throws {@link java.nio.file.NoSuchFileException}.
+     *
+     * <p>Bytes that are not UTF-8 are read as U+0000, never as U+FFFD: JSON refuses a raw U+0000 anywhere in a
+     * line, so such a line becomes one malformed record at the column of the bad byte and the stream goes on,
+     * whereas U+FFFD is valid inside a JSON string and would let an action be decided on text nobody sent
+     * (a Latin-1 {@code é} in an id or an address).
+     */
     static BufferedReader lines(String pathOrDash, InputStream stdin) throws IOException {
-        Reader r = STDIN.equals(pathOrDash) ? new InputStreamReader(stdin, StandardCharsets.UTF_8)
-                : new InputStreamReader(Files.newInputStream(Path.of(pathOrDash)), StandardCharsets.UTF_8);
-        return new BufferedReader(r, 1 << 16);
+        InputStream in = STDIN.equals(pathOrDash) ? new StdinStream(stdin) : Files.newInputStream(file(pathOrDash));
+        CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPLACE)
+                .onUnmappableCharacter(CodingErrorAction.REPLACE)
+                .replaceWith("\0");
+        return new BufferedReader(new InputStreamReader(in, utf8), 1 << 16);
+    }
+
+    /**
+     * Standard input whose read failures name it (a closed stdin otherwise says only "bad file descriptor"). The
+     * failure is a {@link CliException}, which passes through the readers above unchanged, so a stream verb reports
+     * it exactly as {@link #readText} does.
+     */
+    private static final class StdinStream extends FilterInputStream {
+        StdinStream(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            try {
+                return super.read();
+            } catch (IOException e) {
+                throw CliException.io("cannot read standard input: " + reason(e));
+            }
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            try {
+                return super.read(b, off, len);
+            } catch (IOException e) {
+                throw CliException.io("cannot read standard input: " + reason(e));
+            }
+        }
     }
 
     /** The condition argument: the text itself, or stdin for {@code -} (trailing line breaks dropped). */

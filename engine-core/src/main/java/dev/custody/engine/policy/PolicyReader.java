@@ -44,9 +44,11 @@ public final class PolicyReader {
     private PolicyReader() {}
 
     /**
-     * Reads a file. Content problems are findings of the document; only an unreadable file throws.
+     * Reads a file. Content problems are findings of the document, text that is not UTF-8 included (a
+     * {@code parse_error}, as for any file that does not read cleanly: the load fails, docs/design.md §4.1); only
+     * a file that cannot be read throws.
      *
-     * @throws IOException when the file cannot be read (missing, a directory, not UTF-8)
+     * @throws IOException when the file cannot be read (missing, a directory, no permission)
      */
     public static PolicyDocument read(Path path) throws IOException {
         byte[] bytes = Files.readAllBytes(path);
@@ -54,7 +56,10 @@ public final class PolicyReader {
         try {
             text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
-            throw new IOException("`" + path + "` is not UTF-8 text");
+            String name = path.toString();
+            Finding f = new Finding(name, "", 0, 0,
+                    Diagnostic.at("", DiagnosticCode.PARSE_ERROR, "file is not UTF-8 text", "save it as UTF-8"));
+            return new PolicyDocument(name, new TextLocator(""), null, List.of(), List.of(f));
         }
         return parse(text, path.toString());
     }
