@@ -416,7 +416,7 @@ class BadInputCorpusTest {
                     .args(replayArgs("{dir}/a.jsonl")).expect(0, null, 0, null),
             c("stream lines null, [] and 42").file("p.yaml", LIMITS).file("a.jsonl", lines("null", "[]", "42", A2))
                     .args(replayArgs("{dir}/a.jsonl"))
-                    .expect(1, null, 4, "malformed action line: an action must be a JSON object\",\"elapsed_us\":0,\"line\":3}"),
+                    .expect(1, null, 4, "malformed action line: an action must be a JSON object\",\"bundle_revision\":null,\"elapsed_us\":0,\"line\":3}"),
             c("stream truncated last line without newline").file("p.yaml", LIMITS)
                     .file("a.jsonl", A1 + "\n" + A2.substring(0, 40))
                     .args(replayArgs("{dir}/a.jsonl")).expect(1, null, 2, "malformed JSON at column 41: unexpected end-of-input"),
