@@ -83,6 +83,23 @@ public final class Converters {
         }
     }
 
+    /** A positive whole number of cost units, such as {@code 1000000} or {@code 1_000_000}. */
+    public static final class CostLimitConverter implements ITypeConverter<Long> {
+        @Override
+        public Long convert(String value) {
+            long n;
+            try {
+                n = Long.parseLong(value.trim().replace("_", ""));
+            } catch (NumberFormatException e) {
+                throw new TypeConversionException("`" + value + "` is not a whole number of cost units such as `1000000`");
+            }
+            if (n < 1) {
+                throw new TypeConversionException("cost limit `" + value + "` must be positive");
+            }
+            return n;
+        }
+    }
+
     /** An ISO-8601 instant such as {@code 2026-11-02T14:05:00Z}. */
     public static final class InstantConverter implements ITypeConverter<Instant> {
         @Override

@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.internal.bundle.PolicyBundle;
+import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
@@ -16,7 +17,6 @@ import dev.custody.engine.eval.FailureKind;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.policy.PolicyValidator;
-import dev.custody.engine.schema.Limits;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -65,11 +65,17 @@ import java.util.Objects;
  * finishes on the bundle it started with.) Call it after the policy source changed: approvals, rejections,
  * wallet-targeting changes.
  *
- * <h2>Time budget</h2>
- * The budget (default 100 ms) covers deciding: checking the action and evaluating rules. Loading and
- * compiling a bundle on a cache miss is not counted: it is bounded by the source's own time-outs and done
- * once per invalidation, and counting it would deny the first action after every approval in a large
- * workspace.
+ * <h2>Cost budget, and the clock as a backstop</h2>
+ * Deciding (checking the action and evaluating rules) is bounded by a cost ({@link Builder#costLimit}, default
+ * {@link CostMeter#DEFAULT_LIMIT} units, calibrated to at most 50 ms of work on the reference machine): past it
+ * the decision is a fail-closed DENY with failure {@code cost_budget}. The cost depends on the rules and the
+ * action only, so an action decides the same on a loaded service, a quiet laptop and a Spark executor, and a
+ * decision log can be audited by replay (docs/design.md §7.10). The wall clock is only a far backstop
+ * ({@link Builder#timeBudget}, default 1 s) against what the cost cannot see; it is the one thing that can make
+ * a decision depend on load, and only on a machine some twenty times slower than the one the limit was
+ * calibrated on. Loading and compiling a bundle on a cache miss is counted by neither: it is bounded by the
+ * source's own time-outs and done once per invalidation, and counting it would deny the first action after
+ * every approval in a large workspace.
  *
  * <h2>Nothing escapes</h2>
  * {@link #evaluate} never throws (null arguments aside): whatever the source, the compiler or a rule throws,
@@ -83,11 +89,12 @@ import java.util.Objects;
  * <p>Thread-safe.
  */
 public final class PolicyEngine {
+    /** The default wall-clock backstop of one evaluation: 1 s (decisions are bounded by cost first). */
+    public static final Duration DEFAULT_TIME_BUDGET = Evaluator.DEFAULT_BACKSTOP;
     private final PolicySource source;
     private final PolicyValidator validator;
     private final Evaluator evaluator;
     private final boolean warmUp;
-    private final boolean redecideTimeBudget;
     private final LoadListener listener;
     private final DecisionLog decisionLog;
     private final Clock clock;
@@ -97,9 +104,8 @@ public final class PolicyEngine {
     private PolicyEngine(Builder b) {
         this.source = b.source;
         this.validator = new PolicyValidator(b.compiler);
-        this.evaluator = Evaluator.builder().clock(b.clock).timeBudget(b.timeBudget).build();
+        this.evaluator = Evaluator.builder().clock(b.clock).timeBudget(b.timeBudget).costLimit(b.costLimit).build();
         this.warmUp = b.warmUp;
-        this.redecideTimeBudget = b.redecideTimeBudget;
         this.listener = b.listener;
         this.decisionLog = b.decisionLog;
         this.clock = b.clock;
@@ -181,11 +187,7 @@ public final class PolicyEngine {
         } catch (LoadFailure e) {
             return Decision.failClosed(action.id(), action.action(), FailureKind.LOAD, e.getMessage(), 0);
         }
-        Decision d = evaluator.evaluate(bundle, action, explain);
-        if (redecideTimeBudget && d.failure() == FailureKind.TIME_BUDGET) {
-            d = evaluator.evaluate(bundle, action, explain);
-        }
-        return d;
+        return evaluator.evaluate(bundle, action, explain);
     }
 
     /**
@@ -288,9 +290,14 @@ public final class PolicyEngine {
         compiled.invalidateAll();
     }
 
-    /** The time budget of one evaluation. */
+    /** The wall-clock budget (the backstop) of one evaluation. */
     public Duration timeBudget() {
         return evaluator.timeBudget();
+    }
+
+    /** The cost limit of one evaluation ({@link CostMeter}). */
+    public long costLimit() {
+        return evaluator.costLimit();
     }
 
     /** Why a workspace's policies could not be loaded. The message is one line, fit for a decision's error. */
@@ -331,12 +338,12 @@ public final class PolicyEngine {
         private final PolicySource source;
         private RuleCompiler compiler;
         private Clock clock = Clock.systemUTC();
-        private Duration timeBudget = Limits.EVALUATION_TIMEOUT;
+        private Duration timeBudget = Evaluator.DEFAULT_BACKSTOP;
+        private long costLimit = CostMeter.DEFAULT_LIMIT;
         private long maximumWorkspaces = 10_000;
         private Duration bundleTtl = Duration.ofMinutes(5);
         private Duration invalidBundleRetry = Duration.ofSeconds(5);
         private boolean warmUp = true;
-        private boolean redecideTimeBudget;
         private LoadListener listener;
         private DecisionLog decisionLog;
 
@@ -356,7 +363,22 @@ public final class PolicyEngine {
             return this;
         }
 
-        /** The time budget of one evaluation; default 100 ms. */
+        /**
+         * The cost limit of one evaluation ({@link CostMeter}); default {@link CostMeter#DEFAULT_LIMIT}. Past it,
+         * the decision is a fail-closed DENY with failure {@code cost_budget}, on every machine alike.
+         */
+        public Builder costLimit(long limit) {
+            if (limit < 1) {
+                throw new IllegalArgumentException("cost limit must be positive, got " + limit);
+            }
+            this.costLimit = limit;
+            return this;
+        }
+
+        /**
+         * The wall-clock budget of one evaluation, a far backstop against what the cost cannot see; default 1 s.
+         * Past it, the decision is a fail-closed DENY with failure {@code time_budget}.
+         */
         public Builder timeBudget(Duration budget) {
             Objects.requireNonNull(budget, "budget");
             if (budget.isNegative() || budget.isZero()) {
@@ -402,17 +424,6 @@ public final class PolicyEngine {
         /** Whether a freshly compiled bundle runs each rule once before deciding; default true. */
         public Builder warmUp(boolean warmUp) {
             this.warmUp = warmUp;
-            return this;
-        }
-
-        /**
-         * For offline replays only: an action denied for running past the time budget is decided once more, and
-         * the second decision stands. A rule that is slow on this input is slow twice and stays denied; a thread
-         * the machine stalled (a busy CI runner, a garbage collection) gets its real decision, so a replay's
-         * results do not depend on the machine's load. Default false: a service must answer within its budget.
-         */
-        public Builder redecideTimeBudget(boolean redecide) {
-            this.redecideTimeBudget = redecide;
             return this;
         }
 

@@ -11,7 +11,7 @@ import dev.custody.engine.replay.ActionStream;
 import java.io.StringWriter;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.schema.Limits;
+import dev.custody.engine.compile.CostMeter;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -134,7 +134,8 @@ public final class BenchCommand implements Callable<Integer> {
         }
         StringWriter problems = new StringWriter();
         LocalEngine local = LocalEngine.read(policies, EvaluationOptions.clock(root.environment(), now),
-                Limits.EVALUATION_TIMEOUT, new PrintWriter(problems), "policies");
+                PolicyEngine.DEFAULT_TIME_BUDGET, CostMeter.DEFAULT_LIMIT,
+                new PrintWriter(problems), "policies");
         Action[] batch = parsed.toArray(new Action[0]);
         for (Action a : batch) {
             local.engine().preload(a);

@@ -117,8 +117,8 @@ public final class DiffCommand implements Callable<Integer> {
         }
         try (ActionStream stream = streamOptions.open(actions, env.stdin())) {
             Clock clock = evaluation.clock(env);
-            LocalEngine baseEngine = LocalEngine.read(base, clock, evaluation.timeBudget, err, "base policies");
-            LocalEngine headEngine = LocalEngine.read(head, clock, evaluation.timeBudget, err, "head policies");
+            LocalEngine baseEngine = LocalEngine.read(base, clock, evaluation.timeBudget, evaluation.costLimit, err, "base policies");
+            LocalEngine headEngine = LocalEngine.read(head, clock, evaluation.timeBudget, evaluation.costLimit, err, "head policies");
             // each side replays the stream exactly as `custody replay` would, with a ledger of its own: with
             // --assume-settled, what a side allowed is what its later withdrawals see
             Replayer baseReplay = ReplayCommand.replayer(baseEngine.engine(), velocity, assumeSettled, clock, false);

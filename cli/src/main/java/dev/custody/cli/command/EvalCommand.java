@@ -19,6 +19,7 @@ import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.compile.CompileResult;
 import dev.custody.engine.compile.CompiledCondition;
+import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticFormatter;
@@ -117,9 +118,14 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--explain", description = "Also print the value of every field the condition reads.")
     boolean explain;
 
-    @Option(names = "--time-budget", paramLabel = "DURATION", defaultValue = "100ms",
+    @Option(names = "--cost-limit", paramLabel = "UNITS", defaultValue = "1000000",
+            converter = Converters.CostLimitConverter.class,
+            description = "Cost limit of the evaluation, in units (default: ${DEFAULT-VALUE}); past it the condition fails.")
+    long costLimit;
+
+    @Option(names = "--time-budget", paramLabel = "DURATION", defaultValue = "1s",
             converter = Converters.DurationConverter.class,
-            description = "Time budget of the evaluation (default: ${DEFAULT-VALUE}).")
+            description = "Wall-clock backstop of the evaluation (default: ${DEFAULT-VALUE}).")
     Duration timeBudget;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
@@ -158,11 +164,8 @@ public final class EvalCommand implements Callable<Integer> {
         // The first evaluation in a fresh JVM loads cel-java's runtime classes, which can take longer than the
         // budget; evaluating once beforehand (conditions are pure) keeps the budget about the condition itself.
         condition.evaluate(payload, System.nanoTime() + Duration.ofSeconds(10).toNanos());
-        ConditionResult result = condition.evaluate(payload, System.nanoTime() + timeBudget.toNanos());
-        if (result instanceof ConditionResult.Failure f && f.budgetExceeded()) {
-            // once more, as replay does: a stalled machine must not decide the result
-            result = condition.evaluate(payload, System.nanoTime() + timeBudget.toNanos());
-        }
+        ConditionResult result = condition.evaluate(payload, System.nanoTime() + timeBudget.toNanos(),
+                new CostMeter(costLimit));
         Map<String, Object> fields = explain ? fieldsRead(text, payload) : null;
         Boolean value = result instanceof ConditionResult.Value v ? v.value() : null;
         String error = result instanceof ConditionResult.Failure f ? f.message() : null;

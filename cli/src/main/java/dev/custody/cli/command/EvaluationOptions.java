@@ -9,18 +9,25 @@ import java.time.ZoneOffset;
 import picocli.CommandLine.Option;
 
 /**
- * {@code --now} and {@code --time-budget}, shared by the verbs that decide a stream of actions
+ * {@code --now}, {@code --cost-limit} and {@code --time-budget}, shared by the verbs that decide a stream of actions
  * ({@code replay}, {@code diff}): the clock behind {@code context.*} for actions without {@code at}, and the
- * budget of one evaluation, both handed to the {@link LocalEngine}.
+ * budgets of one evaluation (docs/design.md §7.10), handed to the {@link LocalEngine}.
  */
 final class EvaluationOptions {
     @Option(names = "--now", paramLabel = "INSTANT", converter = Converters.InstantConverter.class,
             description = "Instant for actions without `at` (default: now).")
     Instant now;
 
-    @Option(names = "--time-budget", paramLabel = "DURATION", defaultValue = "100ms",
+    @Option(names = "--cost-limit", paramLabel = "UNITS", defaultValue = "1000000",
+            converter = Converters.CostLimitConverter.class,
+            description = "Cost limit of one evaluation, in units (default: ${DEFAULT-VALUE}); past it the decision is "
+                    + "DENY, failure cost_budget, on every machine alike.")
+    long costLimit;
+
+    @Option(names = "--time-budget", paramLabel = "DURATION", defaultValue = "1s",
             converter = Converters.DurationConverter.class,
-            description = "Time budget of one evaluation (default: ${DEFAULT-VALUE}).")
+            description = "Wall-clock backstop of one evaluation (default: ${DEFAULT-VALUE}); past it the decision is "
+                    + "DENY, failure time_budget.")
     Duration timeBudget;
 
     /** The clock these options describe. */

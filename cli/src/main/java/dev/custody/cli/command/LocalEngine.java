@@ -26,8 +26,8 @@ import java.util.Set;
  * the first time it is loaded, each error at file:line:column (its workspace's actions are then denied,
  * failure {@code compile}). {@link #failed()} says whether either happened, for the exit code.
  *
- * <p>Offline verbs decide a timed-out action once more ({@link PolicyEngine.Builder#redecideTimeBudget}), so a
- * stalled machine does not decide it. Thread-safe (stderr writes are synchronized).
+ * <p>Decisions are bounded by cost, not by the clock (docs/design.md §7.10): a stalled machine does not change
+ * them, so nothing is decided twice. Thread-safe (stderr writes are synchronized).
  */
 final class LocalEngine {
     private final FilePolicySource source;
@@ -37,7 +37,8 @@ final class LocalEngine {
     private final Set<List<BundleError>> reported = Collections.newSetFromMap(new IdentityHashMap<>());
     private volatile boolean failed;
 
-    private LocalEngine(FilePolicySource source, Clock clock, Duration budget, PrintWriter err, String label) {
+    private LocalEngine(FilePolicySource source, Clock clock, Duration budget, long costLimit, PrintWriter err,
+            String label) {
         this.source = source;
         this.err = err;
         this.label = label;
@@ -45,7 +46,7 @@ final class LocalEngine {
                 .compiler(Compilers.shared())
                 .clock(clock)
                 .timeBudget(budget)
-                .redecideTimeBudget(true)
+                .costLimit(costLimit)
                 .loadListener(new PolicyEngine.LoadListener() {
                     @Override
                     public void loaded(String workspaceId, List<BundleError> errors) {
@@ -73,14 +74,15 @@ final class LocalEngine {
      *
      * @param label how to name this policy set in messages ({@code "policies"}, {@code "base policies"}, …)
      */
-    static LocalEngine read(List<Path> paths, Clock clock, Duration budget, PrintWriter err, String label)
-            throws IOException {
-        return of(FilePolicySource.read(paths), clock, budget, err, label);
+    static LocalEngine read(List<Path> paths, Clock clock, Duration budget, long costLimit, PrintWriter err,
+            String label) throws IOException {
+        return of(FilePolicySource.read(paths), clock, budget, costLimit, err, label);
     }
 
     /** An engine over policy documents already read. */
-    static LocalEngine of(FilePolicySource source, Clock clock, Duration budget, PrintWriter err, String label) {
-        return new LocalEngine(source, clock, budget, err, label);
+    static LocalEngine of(FilePolicySource source, Clock clock, Duration budget, long costLimit, PrintWriter err,
+            String label) {
+        return new LocalEngine(source, clock, budget, costLimit, err, label);
     }
 
     PolicyEngine engine() {

@@ -69,8 +69,8 @@ import picocli.CommandLine.Spec;
             "json (one document: {\"decisions\": [...], \"summary\": {...}}).",
             "Each workspace gets the policies with its workspace_id and those without one;",
             "an action without workspace_id gets only the latter.",
-            "An action that runs past --time-budget is decided once more before it is",
-            "denied, so a stalled machine does not decide it; a slow rule stays denied.",
+            "Decisions are bounded by --cost-limit (failure cost_budget), the same on",
+            "every machine; --time-budget is only a far wall-clock backstop.",
             "Errors of fail-closed records are the engine's, except: an unreadable line",
             "says `malformed action line: ...`; policy files that do not read cleanly,",
             "`policies could not be loaded: ...`.",
@@ -165,14 +165,14 @@ public final class ReplayCommand implements Callable<Integer> {
             throw CliException.usage("give either `--actions FILE` or `--from-log LOG`");
         }
         if (fromLog != null) {
-            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget, err, "policies");
+            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget, evaluation.costLimit, err, "policies");
             return LogReplay.run(fromLog, env.stdin(), local, format == Format.text ? LogReplay.Format.text
                     : LogReplay.Format.jsonl, out, err);
         }
         try (ActionStream stream = streamOptions.open(actions, env.stdin());
                 ReplayPipeline pipeline = new ReplayPipeline(
                         threads != null ? threads : Runtime.getRuntime().availableProcessors())) {
-            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget, err, "policies");
+            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget, evaluation.costLimit, err, "policies");
             if (local.documents().isEmpty()) {
                 err.println("warning: no policy files under the given paths; every action is NO_MATCH");
             }

@@ -31,6 +31,7 @@ final class ReplaySummary {
     private long failClosed;
     private long malformed;
     private long overBudget;
+    private long overCost;
     private final long start = System.nanoTime();
     private long elapsed = -1;
 
@@ -55,6 +56,8 @@ final class ReplaySummary {
             failClosed++;
             if (d.failure() == FailureKind.TIME_BUDGET) {
                 overBudget++;
+            } else if (d.failure() == FailureKind.COST_BUDGET) {
+                overCost++;
             }
         }
         if (d.ruleId() != null) {
@@ -123,9 +126,13 @@ final class ReplaySummary {
         if (malformed > 0) {
             err.println(String.format("  %-9s %8d", "malformed", malformed) + "  (denied, fail-closed)");
         }
+        if (overCost > 0) {
+            err.println("  " + overCost + " denied for passing the cost limit (the same on every machine; see "
+                    + "--cost-limit)");
+        }
         if (overBudget > 0) {
-            err.println("  " + overBudget + " denied for running past the time budget: on a busy machine, raise it "
-                    + "with --time-budget");
+            err.println("  " + overBudget + " denied for running past the wall-clock backstop: the machine is "
+                    + "stalled or far slower than expected; raise it with --time-budget");
         }
         for (Map.Entry<String, long[]> e : events.entrySet()) {
             String events = Inputs.plural(e.getValue()[0], "`" + e.getKey() + "` event");

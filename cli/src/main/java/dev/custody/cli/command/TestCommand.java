@@ -88,9 +88,14 @@ public final class TestCommand implements Callable<Integer> {
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = "--time-budget", paramLabel = "DURATION", defaultValue = "100ms",
+    @Option(names = "--cost-limit", paramLabel = "UNITS", defaultValue = "1000000",
+            converter = Converters.CostLimitConverter.class,
+            description = "Cost limit of one evaluation, in units (default: ${DEFAULT-VALUE}); past it the decision is DENY, failure cost_budget.")
+    long costLimit;
+
+    @Option(names = "--time-budget", paramLabel = "DURATION", defaultValue = "1s",
             converter = Converters.DurationConverter.class,
-            description = "Time budget of one evaluation (default: ${DEFAULT-VALUE}).")
+            description = "Wall-clock backstop of one evaluation (default: ${DEFAULT-VALUE}).")
     Duration timeBudget;
 
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Test files, or directories searched for them.")
@@ -169,7 +174,7 @@ public final class TestCommand implements Callable<Integer> {
         PolicyEngine engine = PolicyEngine.builder(source)
                 .compiler(validator.compiler())
                 .timeBudget(timeBudget)
-                .redecideTimeBudget(true)
+                .costLimit(costLimit)
                 .loadListener(new PolicyEngine.LoadListener() {
                     @Override
                     public void loaded(String workspaceId, List<BundleError> errors) {

@@ -91,9 +91,14 @@ public final class ReplCommand implements Callable<Integer> {
     @Option(names = "--no-tty", description = "Read entries from standard input as a script, even on a terminal.")
     boolean noTty;
 
-    @Option(names = "--time-budget", paramLabel = "MS", defaultValue = "100",
-            description = "Time budget of one evaluation, in milliseconds (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--time-budget", paramLabel = "MS", defaultValue = "1000",
+            description = "Wall-clock backstop of one evaluation, in milliseconds (default: ${DEFAULT-VALUE}).")
     long timeBudgetMillis;
+
+    @Option(names = "--cost-limit", paramLabel = "UNITS", defaultValue = "1000000",
+            converter = dev.custody.cli.Converters.CostLimitConverter.class,
+            description = "Cost limit of one evaluation, in units (default: ${DEFAULT-VALUE}).")
+    long costLimit;
 
     private final InputStream stdin;
     private final Clock clock;
@@ -130,7 +135,7 @@ public final class ReplCommand implements Callable<Integer> {
 
     private Session session(PrintWriter out) {
         return Session.builder(out).action(action).clock(clock).workingDirectory(workingDirectory)
-                .timeBudget(Duration.ofMillis(timeBudgetMillis)).build();
+                .timeBudget(Duration.ofMillis(timeBudgetMillis)).costLimit(costLimit).build();
     }
 
     /** Runs the startup options; whether any failed. */

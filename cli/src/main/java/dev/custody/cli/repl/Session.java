@@ -33,7 +33,7 @@ import dev.custody.engine.policy.SourcedPolicy;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.FieldType;
-import dev.custody.engine.schema.Limits;
+import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
 import java.io.File;
@@ -106,6 +106,7 @@ public final class Session {
     private final Clock clock;
     private final Path workingDirectory;
     private final Duration timeBudget;
+    private final long costLimit;
     private final RuleCompiler compiler;
     private final PolicyValidator validator;
     private final ActionDraft draft;
@@ -119,6 +120,7 @@ public final class Session {
         this.clock = b.clock;
         this.workingDirectory = b.workingDirectory.toAbsolutePath().normalize();
         this.timeBudget = b.timeBudget;
+        this.costLimit = b.costLimit;
         this.compiler = b.compiler;
         this.validator = new PolicyValidator(compiler);
         this.draft = new ActionDraft(b.action);
@@ -241,12 +243,8 @@ public final class Session {
             throw new CommandError("malformed payload: " + invalid.error());
         }
         Payload payload = ((PayloadResult.Valid) checked).payload();
-        ConditionResult value = success.compiled().evaluate(payload, System.nanoTime() + timeBudget.toNanos());
-        if (value instanceof ConditionResult.Failure f && f.budgetExceeded()) {
-            // the first run in a JVM also pays for loading cel-java; a warm service would not, so the REPL
-            // reports the time-out only when a second run hits it too
-            value = success.compiled().evaluate(payload, System.nanoTime() + timeBudget.toNanos());
-        }
+        ConditionResult value = success.compiled().evaluate(payload, System.nanoTime() + timeBudget.toNanos(),
+                new CostMeter(costLimit));
         if (value instanceof ConditionResult.Value v) {
             line(String.valueOf(v.value()));
             return Status.OK;
@@ -547,6 +545,7 @@ public final class Session {
         PolicyEngine built = PolicyEngine.builder(FilePolicySource.of(documents))
                 .compiler(compiler)
                 .timeBudget(timeBudget)
+                .costLimit(costLimit)
                 .invalidBundleRetry(Duration.ofDays(1))
                 .loadListener(new PolicyEngine.LoadListener() {
                     @Override
@@ -767,7 +766,8 @@ public final class Session {
         private TriggerAction action = TriggerAction.WITHDRAWAL_CREATE;
         private Clock clock = Clock.systemUTC();
         private Path workingDirectory = Path.of("");
-        private Duration timeBudget = Limits.EVALUATION_TIMEOUT;
+        private Duration timeBudget = PolicyEngine.DEFAULT_TIME_BUDGET;
+        private long costLimit = CostMeter.DEFAULT_LIMIT;
         private RuleCompiler compiler;
 
         private Builder(PrintWriter out) {
@@ -792,7 +792,16 @@ public final class Session {
             return this;
         }
 
-        /** The time budget of one evaluation (default {@link Limits#EVALUATION_TIMEOUT}); must be positive. */
+        /** The cost limit of one evaluation (default {@link CostMeter#DEFAULT_LIMIT}); must be positive. */
+        public Builder costLimit(long limit) {
+            if (limit < 1) {
+                throw new IllegalArgumentException("cost limit must be positive, got " + limit);
+            }
+            this.costLimit = limit;
+            return this;
+        }
+
+        /** The wall-clock backstop of one evaluation (default {@link PolicyEngine#DEFAULT_TIME_BUDGET}); must be positive. */
         public Builder timeBudget(Duration budget) {
             Objects.requireNonNull(budget, "timeBudget");
             if (budget.isNegative() || budget.isZero()) {

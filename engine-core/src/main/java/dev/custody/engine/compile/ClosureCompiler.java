@@ -367,7 +367,7 @@ final class ClosureCompiler {
                 }
                 constants.add(c.constant().stringValue());
             }
-            return new InStrings(id, x, Set.copyOf(constants));
+            return new InStrings(id, x, Set.copyOf(constants), container.list().elements().size());
         }
         return new In(id, x, y);
     }
@@ -638,6 +638,24 @@ final class ClosureCompiler {
     // nodes
 
     /**
+     * What one evaluation of a compiled condition reads and counts: the payload's sections and the decision's
+     * {@link CostMeter}. Not thread-safe: one per evaluation.
+     */
+    static final class Frame {
+        final Map<String, Map<String, Object>> sections;
+        final CostMeter cost;
+
+        Frame(Map<String, Map<String, Object>> sections, CostMeter cost) {
+            this.sections = sections;
+            this.cost = cost;
+        }
+
+        Map<String, Object> get(String section) {
+            return sections.get(section);
+        }
+    }
+
+    /**
      * One sub-expression. {@link #eval} gives its value (a boxed CEL value) or throws {@link EvalError} (a CEL
      * error) or {@link EvalError.Defer}; typed nodes also give primitives without boxing ({@link #test},
      * {@link #asLong}, {@link #asDouble}), which the nodes above them call when the checker says the type.
@@ -649,10 +667,10 @@ final class ClosureCompiler {
             this.id = id;
         }
 
-        abstract Object eval(Map<String, Map<String, Object>> s);
+        abstract Object eval(Frame s);
 
         /** The value as a condition operand: a boolean, else cel-java's "expected boolean value" error. */
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             Object v = eval(s);
             if (v instanceof Boolean b) {
                 return b;
@@ -660,7 +678,7 @@ final class ClosureCompiler {
             throw mismatch(id, v);
         }
 
-        long asLong(Map<String, Map<String, Object>> s) {
+        long asLong(Frame s) {
             Object v = eval(s);
             if (v instanceof Long l) {
                 return l;
@@ -668,7 +686,7 @@ final class ClosureCompiler {
             throw EvalError.Defer.INSTANCE;
         }
 
-        double asDouble(Map<String, Map<String, Object>> s) {
+        double asDouble(Frame s) {
             Object v = eval(s);
             if (v instanceof Double d) {
                 return d;
@@ -684,12 +702,12 @@ final class ClosureCompiler {
         }
 
         @Override
-        final Object eval(Map<String, Map<String, Object>> s) {
+        final Object eval(Frame s) {
             return test(s) ? Boolean.TRUE : Boolean.FALSE;
         }
 
         @Override
-        abstract boolean test(Map<String, Map<String, Object>> s);
+        abstract boolean test(Frame s);
     }
 
     static final class Const extends Node {
@@ -701,7 +719,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             return value;
         }
     }
@@ -717,12 +735,12 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             return boxed;
         }
 
         @Override
-        long asLong(Map<String, Map<String, Object>> s) {
+        long asLong(Frame s) {
             return value;
         }
     }
@@ -738,12 +756,12 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             return boxed;
         }
 
         @Override
-        double asDouble(Map<String, Map<String, Object>> s) {
+        double asDouble(Frame s) {
             return value;
         }
     }
@@ -757,7 +775,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             return value;
         }
     }
@@ -778,7 +796,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        final Object eval(Map<String, Map<String, Object>> s) {
+        final Object eval(Frame s) {
             Map<String, Object> m = s.get(section);
             if (m == null) {
                 throw EvalError.Defer.INSTANCE;
@@ -800,7 +818,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        double asDouble(Map<String, Map<String, Object>> s) {
+        double asDouble(Frame s) {
             return (Double) eval(s);
         }
     }
@@ -811,7 +829,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        long asLong(Map<String, Map<String, Object>> s) {
+        long asLong(Frame s) {
             return (Long) eval(s);
         }
     }
@@ -822,7 +840,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             return (Boolean) eval(s);
         }
     }
@@ -839,7 +857,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             Map<String, Object> m = s.get(section);
             if (m == null) {
                 throw EvalError.Defer.INSTANCE;
@@ -862,7 +880,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             Object m = from.eval(s);
             if (m instanceof Map<?, ?> map) {
                 Object v = map.get(field);
@@ -893,7 +911,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             Object m = from.eval(s);
             if (m instanceof Map<?, ?> map) {
                 return present(map, field);
@@ -911,11 +929,12 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             Object[] out = new Object[elements.length];
             for (int i = 0; i < out.length; i++) {
                 out[i] = elements[i].eval(s);
             }
+            s.cost.charge(out.length);
             return Collections.unmodifiableList(Arrays.asList(out));
         }
     }
@@ -931,11 +950,12 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             Map<String, Object> out = new LinkedHashMap<>();
             for (int i = 0; i < keys.length; i++) {
                 out.put(keys[i], values[i].eval(s));
             }
+            s.cost.charge(keys.length);
             return Collections.unmodifiableMap(out);
         }
     }
@@ -945,7 +965,7 @@ final class ClosureCompiler {
      * operator may absorb). A value that is not a boolean is cel-java's "expected boolean value" error, raised at
      * once: the operator does not absorb it (an enclosing one does, as it does any error).
      */
-    static Object operand(Node n, Map<String, Map<String, Object>> s) {
+    static Object operand(Node n, Frame s) {
         if (n instanceof BoolNode b) {
             try {
                 return b.test(s) ? Boolean.TRUE : Boolean.FALSE;
@@ -977,7 +997,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             Object l = operand(left, s);
             if (l instanceof Boolean b && !b) {
                 return false;
@@ -1008,7 +1028,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             Object l = operand(left, s);
             if (l instanceof Boolean b && b) {
                 return true;
@@ -1036,7 +1056,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             return !operand.test(s);
         }
     }
@@ -1054,22 +1074,22 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             return condition.test(s) ? then.eval(s) : otherwise.eval(s);
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             return condition.test(s) ? then.test(s) : otherwise.test(s);
         }
 
         @Override
-        long asLong(Map<String, Map<String, Object>> s) {
+        long asLong(Frame s) {
             return condition.test(s) ? then.asLong(s) : otherwise.asLong(s);
         }
 
         @Override
-        double asDouble(Map<String, Map<String, Object>> s) {
+        double asDouble(Frame s) {
             return condition.test(s) ? then.asDouble(s) : otherwise.asDouble(s);
         }
     }
@@ -1087,7 +1107,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             long a = x.asLong(s);
             return (a == y.asLong(s)) != negated;
         }
@@ -1106,7 +1126,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             double a = x.asDouble(s);
             return (a == y.asDouble(s)) != negated;
         }
@@ -1125,7 +1145,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             Object v = x.eval(s);
             if (!(v instanceof String)) {
                 throw EvalError.Defer.INSTANCE;
@@ -1147,7 +1167,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             Object a = x.eval(s);
             return celEquals(a, y.eval(s)) != negated;
         }
@@ -1166,7 +1186,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             double a = x.asDouble(s);
             return orderedDoubles(op, a, y.asDouble(s));
         }
@@ -1185,7 +1205,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             long a = x.asLong(s);
             return ordered(op, Long.compare(a, y.asLong(s)));
         }
@@ -1204,7 +1224,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             double a = x.asDouble(s);
             return ordered(op, compareDoubleLong(a, y.asLong(s)));
         }
@@ -1223,7 +1243,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             long a = x.asLong(s);
             return ordered(op, -compareDoubleLong(y.asDouble(s), a));
         }
@@ -1243,7 +1263,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             Object a = x.eval(s);
             Object b = y.eval(s);
             if (a instanceof Double d && b instanceof Double e) {
@@ -1280,12 +1300,12 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             return asDouble(s);
         }
 
         @Override
-        double asDouble(Map<String, Map<String, Object>> s) {
+        double asDouble(Frame s) {
             double a = x.asDouble(s);
             return arithDouble(op, a, y.asDouble(s));
         }
@@ -1304,12 +1324,12 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             return asLong(s);
         }
 
         @Override
-        long asLong(Map<String, Map<String, Object>> s) {
+        long asLong(Frame s) {
             long a = x.asLong(s);
             return arithLong(id, op, a, y.asLong(s));
         }
@@ -1328,9 +1348,15 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             Object a = x.eval(s);
-            return arith(id, op, a, y.eval(s));
+            Object r = arith(id, op, a, y.eval(s));
+            if (r instanceof String str) {
+                s.cost.charge(CostMeter.chars(str.length()));
+            } else if (r instanceof List<?> list) {
+                s.cost.charge(list.size());
+            }
+            return r;
         }
     }
 
@@ -1343,7 +1369,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             Object v = x.eval(s);
             if (v instanceof Long l) {
                 if (l == Long.MIN_VALUE) {
@@ -1363,18 +1389,23 @@ final class ClosureCompiler {
         final Node x;
         final Set<String> constants;
 
-        InStrings(long id, Node x, Set<String> constants) {
+        /** What cel-java is charged for the list literal it builds and scans: its length, twice. */
+        final long listCharge;
+
+        InStrings(long id, Node x, Set<String> constants, int listLength) {
             super(id);
             this.x = x;
             this.constants = constants;
+            this.listCharge = 2L * listLength;
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             Object v = x.eval(s);
             if (!(v instanceof String)) {
                 throw EvalError.Defer.INSTANCE;
             }
+            s.cost.charge(listCharge);
             return constants.contains(v);
         }
     }
@@ -1390,13 +1421,14 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             Object v = x.eval(s);
             Object c = container.eval(s);
             if (c instanceof List<?> list) {
                 if (!known(v)) {
                     throw EvalError.Defer.INSTANCE;
                 }
+                s.cost.charge(list.size());
                 for (Object e : list) {
                     if (celEquals(v, e)) {
                         return true;
@@ -1428,7 +1460,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             Object c = container.eval(s);
             Object k = key.eval(s);
             if (c instanceof Map<?, ?> map && k instanceof String) {
@@ -1470,14 +1502,15 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             return asLong(s);
         }
 
         @Override
-        long asLong(Map<String, Map<String, Object>> s) {
+        long asLong(Frame s) {
             Object v = x.eval(s);
             if (v instanceof String str) {
+                s.cost.charge(CostMeter.chars(str.length()));
                 return str.codePointCount(0, str.length());
             }
             if (v instanceof List<?> l) {
@@ -1503,10 +1536,11 @@ final class ClosureCompiler {
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             Object a = x.eval(s);
             Object b = arg.eval(s);
             if (a instanceof String t && b instanceof String u) {
+                s.cost.charge(CostMeter.chars(t.length()) + (op == CONTAINS ? CostMeter.chars(u.length()) : 0));
                 return switch (op) {
                     case STARTS -> t.startsWith(u);
                     case ENDS -> t.endsWith(u);
@@ -1522,16 +1556,21 @@ final class ClosureCompiler {
         final Node x;
         final Pattern pattern;
 
+        /** Cost units per started {@value CostMeter#CHARS_PER_UNIT} characters matched: the program size. */
+        final long perChars;
+
         Matches(long id, Node x, Pattern pattern) {
             super(id);
             this.x = x;
             this.pattern = pattern;
+            this.perChars = CostMeter.regexFactor(pattern.programSize());
         }
 
         @Override
-        boolean test(Map<String, Map<String, Object>> s) {
+        boolean test(Frame s) {
             Object v = x.eval(s);
             if (v instanceof String str) {
+                s.cost.charge(CostMeter.chars(str.length()) * perChars);
                 return pattern.matcher(str).find();
             }
             throw mismatch(id, v);
@@ -1549,7 +1588,7 @@ final class ClosureCompiler {
         }
 
         @Override
-        Object eval(Map<String, Map<String, Object>> s) {
+        Object eval(Frame s) {
             Object v = x.eval(s);
             switch (to) {
                 case TO_INT:

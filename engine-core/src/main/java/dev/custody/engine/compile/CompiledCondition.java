@@ -65,9 +65,15 @@ public final class CompiledCondition {
     private final boolean watched;
     /** The compiled form ({@link ClosureCompiler}), or null when the condition runs on cel-java only. */
     private final ClosureCompiler.Node compiled;
+    /** The number of nodes of the checked tree: what the compiled form is charged when it starts. */
+    private final long nodes;
+    /** What the cost meter charges, beyond one unit, for the value of each sub-expression (by expression id). */
+    private final CostRoles roles;
+    /** The worst-case cost over every valid payload, or -1 when it is not bounded. */
+    private final long costEstimate;
 
     CompiledCondition(TriggerAction action, String source, CelAbstractSyntaxTree ast, CelRuntime.Program program,
-            ClosureCompiler.Node compiled) {
+            ClosureCompiler.Node compiled, int maxRegexProgramSize, int comprehensionMaxIterations) {
         this.action = action;
         this.source = source;
         this.ast = ast;
@@ -75,6 +81,10 @@ public final class CompiledCondition {
         this.positions = new SourcePositions(source);
         this.watched = mayRunLong(ast.getExpr());
         this.compiled = compiled;
+        this.nodes = CostRoles.count(ast.getExpr());
+        this.roles = CostRoles.of(ast.getExpr(), maxRegexProgramSize);
+        this.costEstimate = new CostEstimator(ast, action, maxRegexProgramSize, comprehensionMaxIterations)
+                .estimate();
     }
 
     /** Whether the expression has a comprehension or more than {@link #WATCH_ABOVE_NODES} sub-expressions. */
@@ -116,6 +126,11 @@ public final class CompiledCondition {
         return action;
     }
 
+    /** The number of nodes of the checked tree (what the compiled form is charged when it starts). */
+    long nodes() {
+        return nodes;
+    }
+
     /** The cel-java program, for the benchmarks (src/jmh) that compare {@link #evaluate} with it. */
     CelRuntime.Program program() {
         return program;
@@ -137,31 +152,58 @@ public final class CompiledCondition {
     }
 
     /**
-     * Evaluates the condition against a payload. Never throws: errors, non-boolean results and running
-     * past {@code deadlineNanos} (a {@link System#nanoTime()} value) are returned as a
+     * Evaluates the condition against a payload, without a cost limit. Never throws: errors, non-boolean
+     * results and running past {@code deadlineNanos} (a {@link System#nanoTime()} value) are returned as a
      * {@link ConditionResult.Failure}.
      *
      * @throws IllegalArgumentException if the payload is of another trigger action
      */
     public ConditionResult evaluate(Payload payload, long deadlineNanos) {
+        return evaluate(payload, deadlineNanos, CostMeter.unlimited());
+    }
+
+    /**
+     * Evaluates the condition against a payload, charging {@code cost} as it runs ({@link CostMeter}). Never
+     * throws: errors, non-boolean results, passing the meter's limit ({@link ConditionResult.Failure#costExceeded})
+     * and running past {@code deadlineNanos} ({@link ConditionResult.Failure#budgetExceeded}) are returned as a
+     * {@link ConditionResult.Failure}.
+     *
+     * @throws IllegalArgumentException if the payload is of another trigger action
+     */
+    public ConditionResult evaluate(Payload payload, long deadlineNanos, CostMeter cost) {
         checkAction(payload);
         if (System.nanoTime() - deadlineNanos > 0) {
             return new ConditionResult.Failure("time budget exceeded before the rule ran", true);
         }
-        return run(payload, deadlineNanos);
+        return run(payload, deadlineNanos, cost);
     }
 
     /**
-     * {@link #evaluate}, without the deadline check before the condition starts: for a caller that checks
-     * the deadline itself between conditions, as the evaluator does (reading the clock costs about as much as
-     * evaluating a small condition). A condition that {@link #mayRunLong() may run long} is still stopped past
-     * {@code deadlineNanos} while it runs.
+     * {@link #evaluate(Payload, long, CostMeter)}, without the deadline check before the condition starts: for a
+     * caller that checks the deadline itself between conditions, as the evaluator does (reading the clock costs
+     * about as much as evaluating a small condition). A condition that {@link #mayRunLong() may run long} is
+     * still stopped past {@code deadlineNanos} while it runs.
      *
      * @throws IllegalArgumentException if the payload is of another trigger action
      */
-    public ConditionResult evaluateWithoutStartCheck(Payload payload, long deadlineNanos) {
+    public ConditionResult evaluateWithoutStartCheck(Payload payload, long deadlineNanos, CostMeter cost) {
         checkAction(payload);
-        return run(payload, deadlineNanos);
+        return run(payload, deadlineNanos, cost);
+    }
+
+    /** {@link #evaluateWithoutStartCheck(Payload, long, CostMeter)} without a cost limit. */
+    public ConditionResult evaluateWithoutStartCheck(Payload payload, long deadlineNanos) {
+        return evaluateWithoutStartCheck(payload, deadlineNanos, CostMeter.unlimited());
+    }
+
+    /**
+     * The most this condition can be charged ({@link CostMeter}) on any payload the payload check accepts, or
+     * -1 when that is not bounded by the payload limits (docs/design.md §7.10). Computed once, from the checked
+     * tree and the limits of docs/design.md §3.14, as cel-go's {@code EstimateCost} does; an over-estimate,
+     * never an under-estimate.
+     */
+    public long costEstimate() {
+        return costEstimate;
     }
 
     /**
@@ -179,14 +221,16 @@ public final class CompiledCondition {
         }
     }
 
-    private ConditionResult run(Payload payload, long deadlineNanos) {
+    private ConditionResult run(Payload payload, long deadlineNanos, CostMeter cost) {
         if (compiled != null) {
-            ConditionResult r = runCompiled(payload.sections(), false);
+            long before = cost.used();
+            ConditionResult r = runCompiled(payload.sections(), cost, false);
             if (r != null) {
                 return r;
             }
+            cost.rewind(before); // cel-java evaluates it again and is charged instead
         }
-        return interpret(payload, deadlineNanos);
+        return interpret(payload, deadlineNanos, cost);
     }
 
     /**
@@ -194,9 +238,10 @@ public final class CompiledCondition {
      * deferred, or erred with an error it leaves to cel-java to word. With {@code raw} (for the differential
      * tests), never null: a deferral and an unworded error are failures with placeholder messages.
      */
-    private ConditionResult runCompiled(Map<String, Map<String, Object>> sections, boolean raw) {
+    private ConditionResult runCompiled(Map<String, Map<String, Object>> sections, CostMeter cost, boolean raw) {
         try {
-            return result(compiled.eval(sections));
+            cost.charge(nodes);
+            return result(compiled.eval(new ClosureCompiler.Frame(sections, cost)));
         } catch (EvalError e) {
             if (e.detail == null) {
                 return raw ? new ConditionResult.Failure(WORDED_BY_CEL, false) : null;
@@ -205,6 +250,8 @@ public final class CompiledCondition {
             return new ConditionResult.Failure(runtimeMessage(offset, e.detail), false);
         } catch (EvalError.Defer e) {
             return raw ? new ConditionResult.Failure(DEFERRED, false) : null;
+        } catch (CostMeter.Exceeded e) {
+            return COST_EXCEEDED;
         } catch (TooLarge e) {
             return new ConditionResult.Failure(e.getMessage(), false);
         } catch (RuntimeException | StackOverflowError e) {
@@ -212,6 +259,9 @@ public final class CompiledCondition {
             return raw ? new ConditionResult.Failure("compiled form threw " + e, false) : null;
         }
     }
+
+    private static final ConditionResult.Failure COST_EXCEEDED =
+            new ConditionResult.Failure("cost budget exceeded while the rule ran", false, true);
 
     /** The placeholder message of {@link #evaluateCompiledOnly} for an error cel-java words. */
     static final String WORDED_BY_CEL = "<an error worded by cel-java>";
@@ -229,13 +279,27 @@ public final class CompiledCondition {
         if (compiled == null) {
             throw new IllegalStateException("no compiled form: " + source);
         }
-        return runCompiled(payload.sections(), true);
+        return runCompiled(payload.sections(), CostMeter.unlimited(), true);
+    }
+
+    /** For the differential tests: the compiled form's result and the cost it was charged. */
+    ConditionResult evaluateCompiledOnly(Payload payload, CostMeter cost) {
+        checkAction(payload);
+        if (compiled == null) {
+            throw new IllegalStateException("no compiled form: " + source);
+        }
+        return runCompiled(payload.sections(), cost, true);
     }
 
     /** For the differential tests and benchmarks: the condition on cel-java, as if it had no compiled form. */
     ConditionResult evaluateInterpreted(Payload payload, long deadlineNanos) {
+        return evaluateInterpreted(payload, deadlineNanos, CostMeter.unlimited());
+    }
+
+    /** For the differential tests: the condition on cel-java, charging {@code cost}. */
+    ConditionResult evaluateInterpreted(Payload payload, long deadlineNanos, CostMeter cost) {
         checkAction(payload);
-        return interpret(payload, deadlineNanos);
+        return interpret(payload, deadlineNanos, cost);
     }
 
     private ConditionResult result(Object result) {
@@ -245,14 +309,15 @@ public final class CompiledCondition {
         return new ConditionResult.Failure("condition returned " + describe(result) + ", not a boolean", false);
     }
 
-    private ConditionResult interpret(Payload payload, long deadlineNanos) {
+    private ConditionResult interpret(Payload payload, long deadlineNanos, CostMeter cost) {
         Map<String, Map<String, Object>> sections = payload.sections();
         try {
             CelVariableResolver resolver = name -> Optional.ofNullable(sections.get(name));
-            Object result = watched ? program.trace(resolver, new Deadline(deadlineNanos)) : program.eval(resolver);
-            return result(result);
+            return result(program.trace(resolver, new Watch(deadlineNanos, watched, cost, roles)));
         } catch (BudgetExceeded e) {
             return new ConditionResult.Failure("time budget exceeded while the rule ran", true);
+        } catch (CostMeter.Exceeded e) {
+            return COST_EXCEEDED;
         } catch (TooLarge e) {
             return new ConditionResult.Failure(e.getMessage(), false);
         } catch (CelEvaluationException e) {
@@ -353,19 +418,26 @@ public final class CompiledCondition {
     }
 
     /**
-     * Watches a condition that may run long: past the deadline it stops it, and a string, list or map built along
-     * the way that grows past {@value #MAX_BUILT_STRING} characters or {@value #MAX_BUILT_ELEMENTS} elements stops
-     * it as an error. Payload fields are bounded when the payload is checked; this bounds what a rule builds from
-     * them (concatenations, {@code map}/{@code filter} results), so no single step of a watched rule, a regex
-     * included, works on more than that. Each value is checked when it is produced, so nothing larger than twice
-     * the cap is ever built.
+     * Watches cel-java as it evaluates: charges the cost meter for every sub-expression it reports (see
+     * {@link CostMeter} for what each is charged), stops a condition that may run long past the deadline (reading
+     * the clock every {@value #CHECK_EVERY}th report), and stops as an error a string, list or map built along the
+     * way that grows past {@value #MAX_BUILT_STRING} characters or {@value #MAX_BUILT_ELEMENTS} elements. Payload
+     * fields are bounded when the payload is checked; this bounds what a rule builds from them (concatenations,
+     * {@code map}/{@code filter} results), so no single step, a regex included, works on more than that. Each value
+     * is checked when it is produced, so nothing larger than twice the cap is ever built. One per evaluation.
      */
-    private static final class Deadline implements CelEvaluationListener {
+    private static final class Watch implements CelEvaluationListener {
         private final long deadlineNanos;
+        private final boolean clock;
+        private final CostMeter cost;
+        private final CostRoles roles;
         private int calls;
 
-        Deadline(long deadlineNanos) {
+        Watch(long deadlineNanos, boolean clock, CostMeter cost, CostRoles roles) {
             this.deadlineNanos = deadlineNanos;
+            this.clock = clock;
+            this.cost = cost;
+            this.roles = roles;
         }
 
         @Override
@@ -379,7 +451,8 @@ public final class CompiledCondition {
             if (result instanceof Map<?, ?> m && m.size() > MAX_BUILT_ELEMENTS) {
                 throw new TooLarge("a map grew to " + m.size() + " entries, more than " + MAX_BUILT_ELEMENTS);
             }
-            if (++calls % CHECK_EVERY == 0 && System.nanoTime() - deadlineNanos > 0) {
+            cost.charge(1 + roles.charge(expr.id(), result));
+            if (clock && ++calls % CHECK_EVERY == 0 && System.nanoTime() - deadlineNanos > 0) {
                 throw BudgetExceeded.INSTANCE;
             }
         }

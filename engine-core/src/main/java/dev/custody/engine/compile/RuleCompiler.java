@@ -58,10 +58,12 @@ public final class RuleCompiler {
 
     private final Map<TriggerAction, Cel> environments = new EnumMap<>(TriggerAction.class);
     private final int maxRegexProgramSize;
+    private final int comprehensionMaxIterations;
     private final boolean compiledEvaluation;
 
     private RuleCompiler(Builder b) {
         this.maxRegexProgramSize = b.maxRegexProgramSize;
+        this.comprehensionMaxIterations = b.comprehensionMaxIterations;
         this.compiledEvaluation = b.compiledEvaluation;
         CelOptions options = CelEnvironment.options(b.comprehensionMaxIterations, b.maxRegexProgramSize);
         for (TriggerAction a : TriggerAction.values()) {
@@ -222,7 +224,8 @@ public final class RuleCompiler {
             ClosureCompiler.Node closures = compiledEvaluation
                     ? ClosureCompiler.compile(checked, action, maxRegexProgramSize).orElse(null)
                     : null;
-            return Optional.of(new CompiledCondition(action, condition, checked, program, closures));
+            return Optional.of(new CompiledCondition(action, condition, checked, program, closures, maxRegexProgramSize,
+                    comprehensionMaxIterations));
         } catch (CelEvaluationException | RuntimeException e) {
             out.add(Diagnostic.error(DiagnosticCode.TYPE_MISMATCH,
                     "condition cannot be prepared: " + IssueTranslator.style(String.valueOf(e.getMessage())), null, 1, 1));

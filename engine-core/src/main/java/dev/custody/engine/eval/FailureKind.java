@@ -18,7 +18,15 @@ public enum FailureKind {
     MALFORMED_ACTION("malformed_action"),
     /** A rule that had to be evaluated failed: an absent field, a non-boolean result, an arithmetic error. */
     RULE_ERROR("rule_error"),
-    /** Deciding ran past the time budget. */
+    /**
+     * Deciding cost more than the cost limit ({@link dev.custody.engine.compile.CostMeter}): a property of the
+     * rules and the action, the same on every machine and under every load, so deciding again gives the same.
+     */
+    COST_BUDGET("cost_budget"),
+    /**
+     * Deciding ran past the wall-clock budget, a far backstop (default 1 s) against what the cost cannot see.
+     * Unlike {@link #COST_BUDGET} it depends on the machine's load: the same action may decide otherwise later.
+     */
     TIME_BUDGET("time_budget"),
     /** A defect of the engine itself (an unexpected exception); the action is still denied. */
     INTERNAL("internal");

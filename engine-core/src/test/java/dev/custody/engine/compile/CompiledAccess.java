@@ -19,6 +19,21 @@ public final class CompiledAccess {
         return c.evaluateCompiledOnly(p);
     }
 
+    /** The compiled form's own result, charging {@code cost}; the condition must have one. */
+    public static ConditionResult compiledOnly(CompiledCondition c, Payload p, CostMeter cost) {
+        return c.evaluateCompiledOnly(p, cost);
+    }
+
+    /** cel-java's result, charging {@code cost}. */
+    public static ConditionResult interpreted(CompiledCondition c, Payload p, long deadlineNanos, CostMeter cost) {
+        return c.evaluateInterpreted(p, deadlineNanos, cost);
+    }
+
+    /** The number of nodes of the condition's checked tree: what its compiled form is charged up front. */
+    public static long nodes(CompiledCondition c) {
+        return c.nodes();
+    }
+
     /** cel-java's result. */
     public static ConditionResult interpreted(CompiledCondition c, Payload p, long deadlineNanos) {
         return c.evaluateInterpreted(p, deadlineNanos);

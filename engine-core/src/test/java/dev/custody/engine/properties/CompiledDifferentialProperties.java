@@ -8,6 +8,7 @@ import dev.custody.engine.Fixtures;
 import dev.custody.engine.compile.CompileResult;
 import dev.custody.engine.compile.CompiledAccess;
 import dev.custody.engine.compile.CompiledCondition;
+import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.payload.Action;
@@ -127,6 +128,19 @@ class CompiledDifferentialProperties {
                     fail("compiled form deferred on a validated payload: `" + condition + "` on " + p.sections());
                 } else if (!same(cel, alone)) {
                     fail("compiled form gave " + alone + ", cel-java " + cel + ": `" + condition + "` on " + p.sections());
+                }
+                if (alone instanceof ConditionResult.Value && cel instanceof ConditionResult.Value) {
+                    // the cost model (CostMeter): cel-java is charged per node it evaluates, the compiled form every
+                    // node up front; beyond that both are charged the same for the same work
+                    CostMeter celCost = CostMeter.unlimited();
+                    CostMeter ourCost = CostMeter.unlimited();
+                    CompiledAccess.interpreted(c, p, deadline, celCost);
+                    CompiledAccess.compiledOnly(c, p, ourCost);
+                    long nodes = CompiledAccess.nodes(c);
+                    if (ourCost.used() < celCost.used() || ourCost.used() > celCost.used() + nodes) {
+                        fail("compiled form charged " + ourCost.used() + ", cel-java " + celCost.used() + " (" + nodes
+                                + " nodes): `" + condition + "` on " + p.sections());
+                    }
                 }
             }
         }

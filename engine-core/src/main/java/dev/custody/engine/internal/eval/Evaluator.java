@@ -8,11 +8,11 @@ import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.eval.TraceEntry;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.ConditionResult;
+import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.Payload;
 import dev.custody.engine.payload.PayloadResult;
 import dev.custody.engine.payload.PayloadValidator;
-import dev.custody.engine.schema.Limits;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,13 +39,21 @@ import java.util.Objects;
  * never depends on the order rules happen to be evaluated in, except for attribution, which is first
  * match in declaration order.
  *
- * <h2>Time budget</h2>
- * One deadline covers the whole evaluation (payload check and every rule): it is checked between rules
- * (before the first, around every rule that can run long, at least every {@value #CHECK_EVERY_RULES} others,
- * and after the last) and, through {@link dev.custody.engine.compile.CompiledCondition}, inside a running rule
- * that can run long. Past it, the decision is DENY with {@code fail_closed} and evaluation stops; an
- * evaluation past its deadline never ends in ALLOW or NO_MATCH. The default is
- * {@link Limits#EVALUATION_TIMEOUT} (100 ms).
+ * <h2>Cost budget</h2>
+ * One {@link CostMeter} counts the cost of the whole evaluation, every rule together; a rule that passes the
+ * limit stops there and the decision is DENY with {@code fail_closed} and failure {@code cost_budget}, attributed
+ * to that rule (a DENY rule found true before it still decides, as a DENY rule found true before a failing one
+ * does). The cost is a function of the rules and the action only, so the decision is the same on every machine
+ * and under every load (docs/design.md §7.10). The default limit is {@link CostMeter#DEFAULT_LIMIT}.
+ *
+ * <h2>Time budget: a backstop</h2>
+ * A wall-clock deadline covers the whole evaluation as a far backstop against what the cost cannot see
+ * (default {@link #DEFAULT_BACKSTOP}, 1 s): it is checked between rules (before the first, around every rule
+ * that can run long, at least every {@value #CHECK_EVERY_RULES} others, and after the last) and, through
+ * {@link dev.custody.engine.compile.CompiledCondition}, inside a running rule that can run long. Past it, the
+ * decision is DENY with {@code fail_closed} and failure {@code time_budget}; an evaluation past its deadline
+ * never ends in ALLOW or NO_MATCH. The cost limit is calibrated so that what it admits takes at most 50 ms on
+ * the reference machine, so the backstop is only reached on a machine some twenty times slower or busier.
  *
  * <h2>Time</h2>
  * {@code context.hour} and {@code context.day_of_week} come from the action's {@code at} when it has one,
@@ -56,16 +64,20 @@ import java.util.Objects;
 public final class Evaluator {
     /** At most this many rules that cannot run long are evaluated between two reads of the clock. */
     static final int CHECK_EVERY_RULES = 8;
+    /** The default wall-clock backstop of one evaluation. */
+    public static final Duration DEFAULT_BACKSTOP = Duration.ofSeconds(1);
 
     private final Clock clock;
     private final long budgetNanos;
+    private final long costLimit;
 
-    private Evaluator(Clock clock, Duration budget) {
+    private Evaluator(Clock clock, Duration budget, long costLimit) {
         this.clock = clock;
         this.budgetNanos = budget.toNanos();
+        this.costLimit = costLimit;
     }
 
-    /** An evaluator on the system UTC clock with the default 100 ms budget. */
+    /** An evaluator on the system UTC clock with the default cost limit and 1 s backstop. */
     public static Evaluator create() {
         return builder().build();
     }
@@ -75,9 +87,14 @@ public final class Evaluator {
         return new Builder();
     }
 
-    /** The time budget of one evaluation. */
+    /** The wall-clock budget (the backstop) of one evaluation. */
     public Duration timeBudget() {
         return Duration.ofNanos(budgetNanos);
+    }
+
+    /** The cost limit of one evaluation ({@link CostMeter}). */
+    public long costLimit() {
+        return costLimit;
     }
 
     /** The clock behind {@code context.*} when an action carries no instant. */
@@ -128,6 +145,7 @@ public final class Evaluator {
         List<TraceEntry> trace = explain ? new ArrayList<>() : List.of();
 
         Budget budget = new Budget(deadline);
+        CostMeter cost = new CostMeter(costLimit);
         BoundRule firstFailed = null;
         String firstError = null;
         for (BoundRule rule : bundle.denyRules(action.action())) {
@@ -138,7 +156,7 @@ public final class Evaluator {
                 return timedOut(action, budget.blame(rule), start, trace);
             }
             long t0 = explain ? System.nanoTime() : 0;
-            ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, deadline);
+            ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, deadline, cost);
             budget.ran(rule);
             record(trace, explain, rule, result, t0);
             if (result instanceof ConditionResult.Value v) {
@@ -147,6 +165,9 @@ public final class Evaluator {
                 }
             } else {
                 ConditionResult.Failure f = (ConditionResult.Failure) result;
+                if (f.costExceeded()) {
+                    return overCost(action, rule, start, trace);
+                }
                 if (f.budgetExceeded()) {
                     return timedOut(action, rule, start, trace);
                 }
@@ -169,7 +190,7 @@ public final class Evaluator {
                 return timedOut(action, budget.blame(rule), start, trace);
             }
             long t0 = explain ? System.nanoTime() : 0;
-            ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, deadline);
+            ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, deadline, cost);
             budget.ran(rule);
             record(trace, explain, rule, result, t0);
             if (result instanceof ConditionResult.Value v) {
@@ -178,7 +199,8 @@ public final class Evaluator {
                 }
             } else {
                 ConditionResult.Failure f = (ConditionResult.Failure) result;
-                return f.budgetExceeded() ? timedOut(action, rule, start, trace)
+                return f.costExceeded() ? overCost(action, rule, start, trace)
+                        : f.budgetExceeded() ? timedOut(action, rule, start, trace)
                         : failed(action, rule, f.message(), start, trace);
             }
         }
@@ -277,6 +299,12 @@ public final class Evaluator {
                 rule.ruleId(), System.nanoTime() - start, trace);
     }
 
+    private Decision overCost(Action action, BoundRule rule, long start, List<TraceEntry> trace) {
+        return Decision.failClosed(action.id(), action.action(), FailureKind.COST_BUDGET,
+                "cost budget of " + costLimit + " units exceeded in rule `" + rule.ruleId() + "`", rule.policyId(),
+                rule.ruleId(), System.nanoTime() - start, trace);
+    }
+
     private String budgetText() {
         Duration d = Duration.ofNanos(budgetNanos);
         return d.toMillis() > 0 && d.toNanos() % 1_000_000 == 0 ? d.toMillis() + " ms" : d.toNanos() / 1000 + " µs";
@@ -285,7 +313,8 @@ public final class Evaluator {
     /** Builds an {@link Evaluator}. Not thread-safe; the evaluator it builds is. */
     public static final class Builder {
         private Clock clock = Clock.systemUTC();
-        private Duration budget = Limits.EVALUATION_TIMEOUT;
+        private Duration budget = DEFAULT_BACKSTOP;
+        private long costLimit = CostMeter.DEFAULT_LIMIT;
 
         private Builder() {}
 
@@ -295,7 +324,16 @@ public final class Evaluator {
             return this;
         }
 
-        /** The time budget of one evaluation; must be positive. */
+        /** The cost limit of one evaluation ({@link CostMeter}); must be positive. */
+        public Builder costLimit(long limit) {
+            if (limit < 1) {
+                throw new IllegalArgumentException("cost limit must be positive, got " + limit);
+            }
+            this.costLimit = limit;
+            return this;
+        }
+
+        /** The wall-clock budget (the backstop) of one evaluation; must be positive. */
         public Builder timeBudget(Duration budget) {
             Objects.requireNonNull(budget, "budget");
             if (budget.isNegative() || budget.isZero()) {
@@ -306,7 +344,7 @@ public final class Evaluator {
         }
 
         public Evaluator build() {
-            return new Evaluator(clock, budget);
+            return new Evaluator(clock, budget, costLimit);
         }
     }
 }

@@ -16,6 +16,7 @@ import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.eval.TraceEntry;
 import dev.custody.engine.Fixtures;
 import dev.custody.engine.internal.bundle.PolicyBundle;
+import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.Policy;
@@ -346,15 +347,16 @@ class EvaluatorTest {
     }
 
     @Test
-    void aRunawayRuleIsStoppedByTheTimeBudget() {
+    void aRunawayRuleIsStoppedByTheClockBackstopWhenCostIsUnlimited() {
         // Without the iteration bound and the budget this rule runs for many seconds: 200^3 = 8M iterations.
         RuleCompiler unbounded = RuleCompiler.builder().comprehensionMaxIterations(Integer.MAX_VALUE).build();
         String range = "[" + String.join(",", java.util.Collections.nCopies(200, "1")) + "]";
         String runaway = range + ".all(x, " + range + ".all(y, " + range + ".all(z, x + y + z > 0)))";
         PolicyBundle b = PolicyBundle.compile(List.of(policy("p", deny("slow", runaway), allow("a", "true"))),
                 new PolicyValidator(unbounded));
-        Evaluator e = Evaluator.builder().timeBudget(Duration.ofMillis(50)).build();
+        Evaluator e = Evaluator.builder().timeBudget(Duration.ofMillis(50)).costLimit(CostMeter.UNLIMITED).build();
         Decision d = e.evaluate(b, withdrawal(1).build());
+        assertEquals(FailureKind.TIME_BUDGET, d.failure());
         assertEquals(Outcome.DENY, d.outcome());
         assertTrue(d.failClosed());
         assertEquals("slow", d.ruleId());
@@ -382,7 +384,7 @@ class EvaluatorTest {
         PolicyBundle b = bundle(policy("p", deny("slow", range + ".all(x, " + range + ".all(y, x + y > 0))"),
                 allow("a", "true")));
         // a generous budget, so that the iteration bound (not the clock) stops it
-        Evaluator patient = Evaluator.builder().timeBudget(Duration.ofSeconds(30)).build();
+        Evaluator patient = Evaluator.builder().timeBudget(Duration.ofSeconds(30)).costLimit(CostMeter.UNLIMITED).build();
         Decision d = patient.evaluate(b, withdrawal(1).build());
         assertEquals(Outcome.DENY, d.outcome());
         assertTrue(d.failClosed());

@@ -1,0 +1,112 @@
+package dev.custody.engine.compile;
+
+/**
+ * Counts the cost of one evaluation in abstract units, and stops it past a limit.
+ *
+ * <h2>Why a cost, not the clock</h2>
+ * A wall-clock budget makes a decision depend on how busy the machine is: the same action, denied for time on
+ * a loaded host, is allowed when replayed on a quiet one. A cost is a function of the conditions and the action
+ * only, the same on every machine and under every load, as Kubernetes bounds CEL by cost units for the same
+ * reason. The engine denies a decision whose cost passes its limit ({@code cost_budget}); the clock remains a
+ * far backstop (docs/design.md §7.10).
+ *
+ * <h2>The cost model</h2>
+ * Both evaluators charge the same things (so a condition costs the same, within its size in nodes, whichever
+ * evaluates it):
+ * <ul>
+ *   <li>1 per sub-expression evaluated. cel-java's interpreter is charged per sub-expression it reports to its
+ *       evaluation listener, so each iteration of a comprehension is charged for every node of its body. A
+ *       compiled condition ({@link CompiledCondition#compiled()}), which has no loops, is charged its number of
+ *       nodes once when it starts: an upper bound of what it evaluates.
+ *   <li>Strings: 1 per started {@value #CHARS_PER_UNIT} characters ({@link #chars}) of the receiver of
+ *       {@code startsWith}, {@code endsWith}, {@code contains} (and of its argument), of the string whose
+ *       {@code size} is taken, and of a string built by {@code +}.
+ *   <li>Regexes: {@code matches} is charged {@link #chars} of its input times the regex's program size
+ *       ({@link #regexFactor}), the number of steps re2j's automaton may take per character.
+ *   <li>Lists and maps: 1 per element of a list or map literal, of a list built by {@code +} or by a
+ *       {@code map}/{@code filter} comprehension, and of a list that {@code in} scans.
+ * </ul>
+ * The default limit ({@link #DEFAULT_LIMIT}) is calibrated so that the most expensive evaluation it admits takes
+ * at most 50 ms on the reference machine (engine-core/BENCHMARKS.md, "Cost calibration").
+ *
+ * <p>Not thread-safe: one meter per evaluation.
+ */
+public final class CostMeter {
+    /** Characters charged as one unit. */
+    public static final int CHARS_PER_UNIT = 16;
+    /** The default cost limit of one decision (calibration: engine-core/BENCHMARKS.md). */
+    public static final long DEFAULT_LIMIT = 1_000_000L;
+    /** A limit that is never reached. */
+    public static final long UNLIMITED = Long.MAX_VALUE;
+
+    private final long limit;
+    private long used;
+
+    /**
+     * A meter that stops evaluation once more than {@code limit} units are charged.
+     *
+     * @throws IllegalArgumentException if {@code limit} is not positive
+     */
+    public CostMeter(long limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("cost limit must be positive, got " + limit);
+        }
+        this.limit = limit;
+    }
+
+    /** A meter without a limit (for a single condition tried interactively, and for measuring). */
+    public static CostMeter unlimited() {
+        return new CostMeter(UNLIMITED);
+    }
+
+    /** The units charged so far; may pass {@link #limit()} by the last charge, which stopped evaluation. */
+    public long used() {
+        return used;
+    }
+
+    /** The limit. */
+    public long limit() {
+        return limit;
+    }
+
+    /** Whether the charges passed the limit. */
+    public boolean exceeded() {
+        return used > limit;
+    }
+
+    /** Charges {@code units}; past the limit, throws {@link Exceeded}, which no CEL operator absorbs. */
+    void charge(long units) {
+        long u = used + units;
+        used = u < used ? Long.MAX_VALUE : u; // saturate
+        if (used > limit) {
+            throw Exceeded.INSTANCE;
+        }
+    }
+
+    /** Takes back what was charged since {@code used} was {@code mark} (a compiled form that handed over to cel-java). */
+    void rewind(long mark) {
+        used = mark;
+    }
+
+    /** Units for scanning or building {@code length} characters: one per started {@value #CHARS_PER_UNIT}. */
+    static long chars(int length) {
+        return (length + (long) CHARS_PER_UNIT - 1) / CHARS_PER_UNIT;
+    }
+
+    /** Units per {@link #chars} unit of a regex's input: its re2j program size (at least 1). */
+    static long regexFactor(int programSize) {
+        return Math.max(1, programSize);
+    }
+
+    /**
+     * Thrown when a charge passes the limit. An {@link Error} (preallocated, without a stack) so that neither
+     * cel-java's {@code &&}/{@code ||} nor the compiled form's absorb it.
+     */
+    static final class Exceeded extends Error {
+        static final Exceeded INSTANCE = new Exceeded();
+
+        private Exceeded() {
+            super("cost budget exceeded", null, false, false);
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package dev.custody.engine.compile;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.custody.engine.Fixtures;
+import dev.custody.engine.payload.Payload;
+import dev.custody.engine.payload.PayloadResult;
+import dev.custody.engine.payload.PayloadValidator;
+import dev.custody.engine.schema.Limits;
+import dev.custody.engine.schema.TriggerAction;
+import java.util.Collections;
+import org.junit.jupiter.api.Test;
+
+/** The cost model of {@link CostMeter}, pinned unit by unit on both evaluators, and the static estimate. */
+class CostMeterTest {
+    private static final RuleCompiler COMPILER = RuleCompiler.create();
+    private static final RuleCompiler CEL_ONLY = RuleCompiler.builder().compiledEvaluation(false).build();
+    private static final long HOUR = 3_600_000_000_000L;
+    /** destination_address is "0xabc": 5 characters, one unit of characters. */
+    private static final Payload PAYLOAD = ((PayloadResult.Valid) PayloadValidator.validate(
+            Fixtures.withdrawal(7400).build(), Fixtures.TUESDAY_14H)).payload();
+
+    private static CompiledCondition compile(RuleCompiler compiler, String condition) {
+        return compiler.compile(TriggerAction.WITHDRAWAL_CREATE, condition).condition().orElseThrow();
+    }
+
+    /** The cost of one evaluation of {@code condition} by the compiler's path, after checking the result. */
+    private static long cost(RuleCompiler compiler, String condition, boolean expected) {
+        CompiledCondition c = compile(compiler, condition);
+        if (compiler == CEL_ONLY) {
+            assertFalse(c.compiled(), condition);
+        }
+        CostMeter meter = CostMeter.unlimited();
+        assertEquals(ConditionResult.of(expected), c.evaluate(PAYLOAD, System.nanoTime() + HOUR, meter), condition);
+        return meter.used();
+    }
+
+    private static void bothCost(String condition, boolean expected, long units) {
+        assertTrue(compile(COMPILER, condition).compiled(), condition);
+        assertEquals(units, cost(COMPILER, condition, expected), "compiled: " + condition);
+        assertEquals(units, cost(CEL_ONLY, condition, expected), "cel-java: " + condition);
+    }
+
+    @Test
+    void aComparisonCostsItsNodes() {
+        // withdrawal (ident), .value_usd (select), 1000.0, > : four nodes
+        bothCost("withdrawal.value_usd > 1000.0", true, 4);
+        bothCost("withdrawal.value_usd > 1000.0 && withdrawal.asset_symbol == 'ETH'", true, 9);
+    }
+
+    @Test
+    void stringsAreChargedPerSixteenCharacters() {
+        bothCost("withdrawal.destination_address.startsWith('0x')", true, 4 + 1);
+        // contains is charged for its receiver and its argument
+        bothCost("withdrawal.destination_address.contains('abc')", true, 4 + 1 + 1);
+        // a string built by + is charged for its length: 5 + 20 = 25 characters, two units
+        bothCost("withdrawal.destination_address + '00000000000000000000' != ''", true, 4 + 2 + 1 + 1);
+    }
+
+    @Test
+    void aRegexIsChargedPerCharacterUnitTimesItsProgramSize() {
+        String pattern = "^0x[0-9a-f]+$";
+        long programSize = com.google.re2j.Pattern.compile(pattern).programSize();
+        assertTrue(programSize > 1, "program size " + programSize);
+        bothCost("withdrawal.destination_address.matches('" + pattern + "')", true, 4 + programSize);
+    }
+
+    @Test
+    void listsAreChargedPerElementBuiltAndScanned() {
+        // the list literal: 1 + 3 constants + 3 elements built; `in` scans 3; the asset symbol: 2; the call: 1
+        bothCost("withdrawal.asset_symbol in ['BTC', 'ETH', 'SOL']", true, 2 + 1 + 3 + 3 + 3 + 1);
+    }
+
+    @Test
+    void aComprehensionIsChargedForEveryNodeOfEveryIteration() {
+        // cel-java only; each iteration of all() evaluates seven nodes (loop condition, step, the predicate)
+        long three = cost(CEL_ONLY, "[1, 2, 3].all(i, i > 0)", true);
+        long six = cost(CEL_ONLY, "[1, 2, 3, 4, 5, 6].all(i, i > 0)", true);
+        // three more constants, three more elements built, three more iterations of seven nodes
+        assertEquals(3 + 3 + 3 * 7, six - three);
+        // a comprehension has no compiled form, so the default compiler runs it on cel-java too, at the same cost
+        CompiledCondition c = compile(COMPILER, "[1, 2, 3].all(i, i > 0)");
+        assertFalse(c.compiled());
+        CostMeter meter = CostMeter.unlimited();
+        c.evaluate(PAYLOAD, System.nanoTime() + HOUR, meter);
+        assertEquals(three, meter.used());
+    }
+
+    @Test
+    void passingTheLimitStopsTheConditionAsACostFailureOnBothPaths() {
+        for (RuleCompiler compiler : new RuleCompiler[] {COMPILER, CEL_ONLY}) {
+            CompiledCondition c = compile(compiler, "withdrawal.value_usd > 1000.0 || withdrawal.amount > 1.0");
+            ConditionResult r = c.evaluate(PAYLOAD, System.nanoTime() + HOUR, new CostMeter(3));
+            assertEquals(new ConditionResult.Failure("cost budget exceeded while the rule ran", false, true), r);
+            CostMeter enough = new CostMeter(9);
+            assertEquals(ConditionResult.TRUE, c.evaluate(PAYLOAD, System.nanoTime() + HOUR, enough));
+        }
+    }
+
+    @Test
+    void aCostFailureIsNotAbsorbedByOr() {
+        // cel-java's || absorbs errors of one side; passing the limit is not an error of the rule but the end of it
+        String cond = "[1, 2, 3, 4, 5, 6, 7, 8].exists(i, i > 100) || true";
+        CompiledCondition c = compile(COMPILER, cond);
+        ConditionResult r = c.evaluate(PAYLOAD, System.nanoTime() + HOUR, new CostMeter(20));
+        assertTrue(r instanceof ConditionResult.Failure f && f.costExceeded(), String.valueOf(r));
+    }
+
+    @Test
+    void theLimitMustBePositive() {
+        assertThrows(IllegalArgumentException.class, () -> new CostMeter(0));
+        assertEquals(Long.MAX_VALUE, CostMeter.unlimited().limit());
+    }
+
+    @Test
+    void theStaticEstimateBoundsTheWorstCaseOverThePayloadLimits() {
+        assertEquals(4, compile(COMPILER, "withdrawal.value_usd > 1000.0").costEstimate());
+        // the longest string field: 1,024 characters, 64 units
+        long perField = Limits.PAYLOAD_STRING_MAX / CostMeter.CHARS_PER_UNIT;
+        assertEquals(4 + perField, compile(COMPILER, "withdrawal.destination_address.startsWith('0x')").costEstimate());
+        String pattern = "^0x[0-9a-f]+$";
+        long programSize = com.google.re2j.Pattern.compile(pattern).programSize();
+        assertEquals(4 + perField * programSize,
+                compile(COMPILER, "withdrawal.destination_address.matches('" + pattern + "')").costEstimate());
+        // a comprehension: never below what one run is charged
+        String comprehension = "[1, 2, 3].all(i, i > 0)";
+        assertTrue(compile(COMPILER, comprehension).costEstimate() >= cost(CEL_ONLY, comprehension, true));
+    }
+
+    @Test
+    void theEstimateOfANestedComprehensionOverDecodedArgsIsBoundedByTheIterationBound() {
+        String range = "[" + String.join(",", Collections.nCopies(200, "1")) + "]";
+        CompiledCondition c = COMPILER.compile(TriggerAction.WITHDRAWAL_CREATE,
+                range + ".all(x, " + range + ".all(y, x + y > 0))").condition().orElseThrow();
+        long estimate = c.costEstimate();
+        // charged as 200 x 200 iterations of the inner body (the compiler's bound of 10,000 iterations in all is
+        // applied per comprehension, not across the nesting): an over-estimate, bounded, never below a run
+        assertTrue(estimate > 200 * 200 && estimate < 10_000_000, "estimate " + estimate);
+    }
+}
