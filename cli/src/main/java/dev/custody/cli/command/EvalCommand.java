@@ -118,7 +118,7 @@ public final class EvalCommand implements Callable<Integer> {
     @Option(names = "--explain", description = "Also print the value of every field the condition reads.")
     boolean explain;
 
-    @Option(names = "--cost-limit", paramLabel = "UNITS", defaultValue = "1000000",
+    @Option(names = "--cost-limit", paramLabel = "UNITS", defaultValue = "" + CostMeter.DEFAULT_LIMIT,
             converter = Converters.CostLimitConverter.class,
             description = "Cost limit of the evaluation, in units (default: ${DEFAULT-VALUE}); past it the condition fails.")
     long costLimit;

@@ -1,5 +1,6 @@
 package dev.custody.cli.command;
 
+import dev.custody.engine.compile.CostMeter;
 import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.Converters;
 import java.time.Clock;
@@ -18,7 +19,7 @@ final class EvaluationOptions {
             description = "Instant for actions without `at` (default: now).")
     Instant now;
 
-    @Option(names = "--cost-limit", paramLabel = "UNITS", defaultValue = "1000000",
+    @Option(names = "--cost-limit", paramLabel = "UNITS", defaultValue = "" + CostMeter.DEFAULT_LIMIT,
             converter = Converters.CostLimitConverter.class,
             description = "Cost limit of one evaluation, in units (default: ${DEFAULT-VALUE}); past it the decision is "
                     + "DENY, failure cost_budget, on every machine alike.")

@@ -1,5 +1,6 @@
 package dev.custody.cli.command;
 
+import dev.custody.engine.compile.CostMeter;
 import dev.custody.cli.CliException;
 import dev.custody.cli.Converters;
 import dev.custody.cli.Compilers;
@@ -88,7 +89,7 @@ public final class TestCommand implements Callable<Integer> {
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Format format;
 
-    @Option(names = "--cost-limit", paramLabel = "UNITS", defaultValue = "1000000",
+    @Option(names = "--cost-limit", paramLabel = "UNITS", defaultValue = "" + CostMeter.DEFAULT_LIMIT,
             converter = Converters.CostLimitConverter.class,
             description = "Cost limit of one evaluation, in units (default: ${DEFAULT-VALUE}); past it the decision is DENY, failure cost_budget.")
     long costLimit;

@@ -91,11 +91,15 @@ public final class ValidateCommand implements Callable<Integer> {
         return result.valid() ? ExitCode.OK : ExitCode.INPUT;
     }
 
-    /** {@code {"valid", "diagnostics": [...]}} exactly as docs/design.md §5 gives it. */
+    /**
+     * {@code {"valid", "diagnostics": [...], "cost_estimate"}} as docs/design.md §5 gives it, with the worst-case
+     * cost of docs/design.md §7.10 (null when the condition is invalid or its cost is unbounded).
+     */
     static Map<String, Object> json(CompileResult result) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("valid", result.valid());
         m.put("diagnostics", json(result.diagnostics()));
+        m.put("cost_estimate", result.condition().map(c -> c.costEstimate() < 0 ? null : c.costEstimate()).orElse(null));
         return m;
     }
 

@@ -1,5 +1,6 @@
 package dev.custody.cli.repl;
 
+import dev.custody.engine.compile.CostMeter;
 import dev.custody.cli.ExitCode;
 import dev.custody.engine.schema.TriggerAction;
 import java.io.BufferedReader;
@@ -95,7 +96,7 @@ public final class ReplCommand implements Callable<Integer> {
             description = "Wall-clock backstop of one evaluation, in milliseconds (default: ${DEFAULT-VALUE}).")
     long timeBudgetMillis;
 
-    @Option(names = "--cost-limit", paramLabel = "UNITS", defaultValue = "1000000",
+    @Option(names = "--cost-limit", paramLabel = "UNITS", defaultValue = "" + CostMeter.DEFAULT_LIMIT,
             converter = dev.custody.cli.Converters.CostLimitConverter.class,
             description = "Cost limit of one evaluation, in units (default: ${DEFAULT-VALUE}).")
     long costLimit;

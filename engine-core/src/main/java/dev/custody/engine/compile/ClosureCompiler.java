@@ -361,13 +361,15 @@ final class ClosureCompiler {
     private Node in(long id, CelExpr element, CelExpr container, Node x, Node y) throws Unsupported {
         if (exact(element) == T.STRING && container.getKind() == CelExpr.ExprKind.Kind.LIST) {
             Set<String> constants = new HashSet<>();
+            List<String> list = new ArrayList<>();
             for (CelExpr c : container.list().elements()) {
                 if (c.getKind() != CelExpr.ExprKind.Kind.CONSTANT || c.constant().getKind() != CelConstant.Kind.STRING_VALUE) {
                     return new In(id, x, y);
                 }
                 constants.add(c.constant().stringValue());
+                list.add(c.constant().stringValue());
             }
-            return new InStrings(id, x, Set.copyOf(constants), container.list().elements().size());
+            return new InStrings(id, x, Set.copyOf(constants), list);
         }
         return new In(id, x, y);
     }
@@ -934,7 +936,7 @@ final class ClosureCompiler {
             for (int i = 0; i < out.length; i++) {
                 out[i] = elements[i].eval(s);
             }
-            s.cost.charge(out.length);
+            s.cost.charge(CostMeter.ELEMENT_UNITS * out.length);
             return Collections.unmodifiableList(Arrays.asList(out));
         }
     }
@@ -955,7 +957,7 @@ final class ClosureCompiler {
             for (int i = 0; i < keys.length; i++) {
                 out.put(keys[i], values[i].eval(s));
             }
-            s.cost.charge(keys.length);
+            s.cost.charge(CostMeter.ELEMENT_UNITS * keys.length);
             return Collections.unmodifiableMap(out);
         }
     }
@@ -1137,19 +1139,23 @@ final class ClosureCompiler {
         final Node x;
         final String constant;
 
+        final long constantCharge;
+
         EqStringConst(long id, boolean negated, Node x, String constant) {
             super(id);
             this.negated = negated;
             this.x = x;
             this.constant = constant;
+            this.constantCharge = CostMeter.chars(constant.length());
         }
 
         @Override
         boolean test(Frame s) {
             Object v = x.eval(s);
-            if (!(v instanceof String)) {
+            if (!(v instanceof String str)) {
                 throw EvalError.Defer.INSTANCE;
             }
+            s.cost.charge(CostMeter.chars(str.length()) + constantCharge);
             return constant.equals(v) != negated;
         }
     }
@@ -1169,7 +1175,9 @@ final class ClosureCompiler {
         @Override
         boolean test(Frame s) {
             Object a = x.eval(s);
-            return celEquals(a, y.eval(s)) != negated;
+            Object b = y.eval(s);
+            s.cost.charge(CostMeter.stringChars(a) + CostMeter.stringChars(b));
+            return celEquals(a, b) != negated;
         }
     }
 
@@ -1269,6 +1277,7 @@ final class ClosureCompiler {
             if (a instanceof Double d && b instanceof Double e) {
                 return orderedDoubles(op, d, e);
             }
+            s.cost.charge(CostMeter.stringChars(a) + CostMeter.stringChars(b));
             int c;
             if (a instanceof Long l && b instanceof Long m) {
                 c = Long.compare(l, m);
@@ -1354,7 +1363,7 @@ final class ClosureCompiler {
             if (r instanceof String str) {
                 s.cost.charge(CostMeter.chars(str.length()));
             } else if (r instanceof List<?> list) {
-                s.cost.charge(list.size());
+                s.cost.charge(CostMeter.ELEMENT_UNITS * list.size());
             }
             return r;
         }
@@ -1389,14 +1398,14 @@ final class ClosureCompiler {
         final Node x;
         final Set<String> constants;
 
-        /** What cel-java is charged for the list literal it builds and scans: its length, twice. */
+        /** What cel-java is charged for the list literal it builds and scans (see {@link CostMeter}). */
         final long listCharge;
 
-        InStrings(long id, Node x, Set<String> constants, int listLength) {
+        InStrings(long id, Node x, Set<String> constants, List<String> list) {
             super(id);
             this.x = x;
             this.constants = constants;
-            this.listCharge = 2L * listLength;
+            this.listCharge = CostMeter.ELEMENT_UNITS * list.size() + CostMeter.scanCharge(list);
         }
 
         @Override
@@ -1428,7 +1437,7 @@ final class ClosureCompiler {
                 if (!known(v)) {
                     throw EvalError.Defer.INSTANCE;
                 }
-                s.cost.charge(list.size());
+                s.cost.charge(CostMeter.scanCharge(list));
                 for (Object e : list) {
                     if (celEquals(v, e)) {
                         return true;
@@ -1510,7 +1519,7 @@ final class ClosureCompiler {
         long asLong(Frame s) {
             Object v = x.eval(s);
             if (v instanceof String str) {
-                s.cost.charge(CostMeter.chars(str.length()));
+                s.cost.charge(CostMeter.sizeUnits(str.length()));
                 return str.codePointCount(0, str.length());
             }
             if (v instanceof List<?> l) {
@@ -1540,7 +1549,8 @@ final class ClosureCompiler {
             Object a = x.eval(s);
             Object b = arg.eval(s);
             if (a instanceof String t && b instanceof String u) {
-                s.cost.charge(CostMeter.chars(t.length()) + (op == CONTAINS ? CostMeter.chars(u.length()) : 0));
+                long scan = CostMeter.chars(t.length());
+                s.cost.charge(op == CONTAINS ? scan + scan * CostMeter.chars(u.length()) : scan);
                 return switch (op) {
                     case STARTS -> t.startsWith(u);
                     case ENDS -> t.endsWith(u);
@@ -1556,21 +1566,21 @@ final class ClosureCompiler {
         final Node x;
         final Pattern pattern;
 
-        /** Cost units per started {@value CostMeter#CHARS_PER_UNIT} characters matched: the program size. */
-        final long perChars;
+        /** The regex's program size, which the cost of a match grows with ({@link CostMeter#regexUnits}). */
+        final int programSize;
 
         Matches(long id, Node x, Pattern pattern) {
             super(id);
             this.x = x;
             this.pattern = pattern;
-            this.perChars = CostMeter.regexFactor(pattern.programSize());
+            this.programSize = pattern.programSize();
         }
 
         @Override
         boolean test(Frame s) {
             Object v = x.eval(s);
             if (v instanceof String str) {
-                s.cost.charge(CostMeter.chars(str.length()) * perChars);
+                s.cost.charge(CostMeter.regexUnits(str.length(), programSize));
                 return pattern.matcher(str).find();
             }
             throw mismatch(id, v);

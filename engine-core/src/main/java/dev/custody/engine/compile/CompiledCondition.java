@@ -432,6 +432,7 @@ public final class CompiledCondition {
         private final CostMeter cost;
         private final CostRoles roles;
         private int calls;
+        private final long[] stash = new long[1];
 
         Watch(long deadlineNanos, boolean clock, CostMeter cost, CostRoles roles) {
             this.deadlineNanos = deadlineNanos;
@@ -451,7 +452,7 @@ public final class CompiledCondition {
             if (result instanceof Map<?, ?> m && m.size() > MAX_BUILT_ELEMENTS) {
                 throw new TooLarge("a map grew to " + m.size() + " entries, more than " + MAX_BUILT_ELEMENTS);
             }
-            cost.charge(1 + roles.charge(expr.id(), result));
+            cost.charge(1 + roles.charge(expr.id(), result, stash));
             if (clock && ++calls % CHECK_EVERY == 0 && System.nanoTime() - deadlineNanos > 0) {
                 throw BudgetExceeded.INSTANCE;
             }

@@ -90,7 +90,7 @@ final class CostEstimator {
                     element = Math.max(element, v.size);
                 }
                 long n = e.list().elements().size();
-                yield new Est(add(cost, n), n, element);
+                yield new Est(add(cost, CostMeter.ELEMENT_UNITS * n), n, element);
             }
             case MAP -> {
                 long cost = 1;
@@ -101,7 +101,7 @@ final class CostEstimator {
                     element = Math.max(element, v.size);
                 }
                 long n = e.map().entries().size();
-                yield new Est(add(cost, n), n, element);
+                yield new Est(add(cost, CostMeter.ELEMENT_UNITS * n), n, element);
             }
             case CALL -> call(e, depth);
             case COMPREHENSION -> comprehension(e, depth);
@@ -143,21 +143,30 @@ final class CostEstimator {
         switch (e.call().function()) {
             case "_+_" -> {
                 long size = add(a.get(0).size, a.get(1).size);
-                long charge = isString(e) ? CostMeter.chars((int) Math.min(size, Integer.MAX_VALUE)) : size;
+                long charge = isString(e) ? chars(size) : mul(CostMeter.ELEMENT_UNITS, size);
                 return new Est(add(cost, charge), size, Math.max(a.get(0).element, a.get(1).element));
             }
             case "@in" -> {
-                return new Est(add(cost, a.get(1).size), 0, 0);
+                // every element compared, each at most as long as the largest element
+                return new Est(add(cost, mul(a.get(1).size, Math.max(1, chars(a.get(1).element)))), 0, 0);
             }
-            case "startsWith", "endsWith", "size" -> {
+            case "startsWith", "endsWith" -> {
                 return new Est(add(cost, chars(a.get(0).size)), 0, 0);
             }
-            case "contains" -> {
+            case "size" -> {
+                return new Est(add(cost, (a.get(a.size() - 1).size + 1) / 2), 0, 0);
+            }
+            case "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_" -> {
                 return new Est(add(add(cost, chars(a.get(0).size)), chars(a.get(1).size)), 0, 0);
             }
+            case "contains" -> {
+                long scan = chars(a.get(0).size);
+                return new Est(add(add(cost, scan), mul(scan, chars(a.get(1).size))), 0, 0);
+            }
             case "matches" -> {
-                long factor = CostRoles.regexFactor(args.get(1), maxRegexProgramSize);
-                return new Est(add(cost, mul(chars(a.get(0).size), factor)), 0, 0);
+                long size = a.get(0).size;
+                long program = CostRoles.programSize(args.get(1), maxRegexProgramSize);
+                return new Est(add(cost, add(mul(3, size), mul(size, Math.max(1, program)) / 200 + 1)), 0, 0);
             }
             case "_[_]" -> {
                 return new Est(cost, a.get(0).element, DYN_SIZE);
@@ -191,7 +200,7 @@ final class CostEstimator {
             Est step = est(c.loopStep(), depth + 1);
             Est result = est(c.result(), depth + 1);
             long cost = add(add(add(1, range.cost), init.cost), mul(iterations, add(condition.cost, step.cost)));
-            cost = add(add(cost, result.cost), result.size);
+            cost = add(add(cost, result.cost), mul(CostMeter.ELEMENT_UNITS, result.size));
             return new Est(cost, result.size, result.element);
         } finally {
             variables.clear();

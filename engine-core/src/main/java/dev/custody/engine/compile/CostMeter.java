@@ -12,19 +12,24 @@ package dev.custody.engine.compile;
  *
  * <h2>The cost model</h2>
  * Both evaluators charge the same things (so a condition costs the same, within its size in nodes, whichever
- * evaluates it):
+ * evaluates it; the differential property holds them to it). The weights make one unit roughly the same time
+ * whatever the work (engine-core/BENCHMARKS.md, "Cost calibration"):
  * <ul>
  *   <li>1 per sub-expression evaluated. cel-java's interpreter is charged per sub-expression it reports to its
  *       evaluation listener, so each iteration of a comprehension is charged for every node of its body. A
  *       compiled condition ({@link CompiledCondition#compiled()}), which has no loops, is charged its number of
  *       nodes once when it starts: an upper bound of what it evaluates.
- *   <li>Strings: 1 per started {@value #CHARS_PER_UNIT} characters ({@link #chars}) of the receiver of
- *       {@code startsWith}, {@code endsWith}, {@code contains} (and of its argument), of the string whose
- *       {@code size} is taken, and of a string built by {@code +}.
- *   <li>Regexes: {@code matches} is charged {@link #chars} of its input times the regex's program size
- *       ({@link #regexFactor}), the number of steps re2j's automaton may take per character.
- *   <li>Lists and maps: 1 per element of a list or map literal, of a list built by {@code +} or by a
- *       {@code map}/{@code filter} comprehension, and of a list that {@code in} scans.
+ *   <li>Strings: 1 per started {@value #CHARS_PER_UNIT} characters ({@link #chars}) of each string operand of a
+ *       comparison ({@code ==}, {@code !=}, {@code <}, …), of the receiver of {@code startsWith} and
+ *       {@code endsWith}, and of a string built by {@code +}; 1 per 2 characters of a string whose {@code size}
+ *       is taken ({@link #sizeUnits}: cel-java counts code points one by one);
+ *       {@code contains} is charged its receiver's units plus their product with its argument's (a naive search
+ *       compares every position with the whole argument).
+ *   <li>Regexes: {@code matches} is charged {@link #regexUnits} (3 per character of input, plus the
+ *       characters times the program size over 200): re2j's automaton spends about that per character.
+ *   <li>Lists and maps: {@value #ELEMENT_UNITS} per element of a list or map literal, of a list built by
+ *       {@code +} or by a {@code map}/{@code filter} comprehension; {@code in} over a list is charged for every
+ *       element it may compare ({@link #scanCharge}).
  * </ul>
  * The default limit ({@link #DEFAULT_LIMIT}) is calibrated so that the most expensive evaluation it admits takes
  * at most 50 ms on the reference machine (engine-core/BENCHMARKS.md, "Cost calibration").
@@ -34,8 +39,10 @@ package dev.custody.engine.compile;
 public final class CostMeter {
     /** Characters charged as one unit. */
     public static final int CHARS_PER_UNIT = 16;
+    /** Units per element of a list or map a condition builds. */
+    public static final int ELEMENT_UNITS = 4;
     /** The default cost limit of one decision (calibration: engine-core/BENCHMARKS.md). */
-    public static final long DEFAULT_LIMIT = 1_000_000L;
+    public static final long DEFAULT_LIMIT = 400_000L;
     /** A limit that is never reached. */
     public static final long UNLIMITED = Long.MAX_VALUE;
 
@@ -93,9 +100,28 @@ public final class CostMeter {
         return (length + (long) CHARS_PER_UNIT - 1) / CHARS_PER_UNIT;
     }
 
-    /** Units per {@link #chars} unit of a regex's input: its re2j program size (at least 1). */
-    static long regexFactor(int programSize) {
-        return Math.max(1, programSize);
+    /** Units for {@code size} of a string of {@code length} characters: one per two. */
+    static long sizeUnits(int length) {
+        return (length + 1L) / 2;
+    }
+
+    /** {@link #chars} of a string value; 0 for any other value. */
+    static long stringChars(Object value) {
+        return value instanceof String s ? chars(s.length()) : 0;
+    }
+
+    /** Units for {@code in} scanning a list: per element, {@link #chars} of a string (at least 1), else 1. */
+    static long scanCharge(java.util.List<?> list) {
+        long c = 0;
+        for (Object e : list) {
+            c += e instanceof String s ? Math.max(1, chars(s.length())) : 1;
+        }
+        return c;
+    }
+
+    /** Units for matching {@code length} characters with a regex of re2j program size {@code programSize}. */
+    static long regexUnits(long length, long programSize) {
+        return 3 * length + (length * Math.max(1, programSize) + 199) / 200;
     }
 
     /**

@@ -11,53 +11,78 @@ import java.util.function.Consumer;
 
 /**
  * What the cost meter charges cel-java, beyond one unit per sub-expression, for the value a sub-expression
- * produces, by the role that sub-expression plays in the condition ({@link CostMeter} has the model): the input
- * of {@code matches} (its characters times the regex's program size), the receiver of a string test or the
- * argument of {@code size} (its characters), the list {@code in} scans (its elements), and a value the condition
- * builds (a literal, a {@code +}, a comprehension's result: its characters or elements).
+ * produces, by the role it plays for its parent ({@link CostMeter} has the model): a string operand of a
+ * comparison, the receiver of {@code startsWith}/{@code endsWith}, the argument of {@code size} (its characters),
+ * the input of {@code matches} ({@link CostMeter#regexUnits}), the receiver and argument of {@code contains}, the
+ * list {@code in} scans; and, by its own kind, a value the condition builds (a list or map literal, a {@code +},
+ * a comprehension's result). Every node has one parent, so one role; cel-java evaluates a call's receiver before
+ * its arguments, so the receiver of {@code contains} is known when its argument is charged.
  *
- * <p>Immutable and thread-safe once built.
+ * <p>Immutable and thread-safe once built; the {@code stash} of {@link #charge} is per evaluation.
  */
 final class CostRoles {
-    private static final CostRoles NONE = new CostRoles(new long[0], new byte[0]);
-    private static final byte BUILT = 1;
-    private static final byte SCANNED = 2;
+    private static final CostRoles NONE = new CostRoles(new byte[0], new long[0], new boolean[0]);
+    private static final byte SCAN = 1;
+    private static final byte REGEX = 2;
+    private static final byte CONTAINS_RECEIVER = 3;
+    private static final byte CONTAINS_ARG = 4;
+    private static final byte IN_CONTAINER = 5;
+    private static final byte SIZE = 6;
     /** Ids above this get no roles (the charge is then one unit); parsed conditions never come near it. */
     private static final long MAX_ID = 1 << 20;
 
-    /** Per expression id: the factor its string value is charged by (0: none). */
-    private final long[] stringFactor;
-    /** Per expression id: {@link #BUILT} and {@link #SCANNED} flags. */
-    private final byte[] flags;
+    private final byte[] role;
+    /** The program size of a {@link #REGEX} role. */
+    private final long[] param;
+    private final boolean[] built;
 
-    private CostRoles(long[] stringFactor, byte[] flags) {
-        this.stringFactor = stringFactor;
-        this.flags = flags;
+    private CostRoles(byte[] role, long[] param, boolean[] built) {
+        this.role = role;
+        this.param = param;
+        this.built = built;
     }
 
-    /** The units charged, beyond one, when the sub-expression {@code id} produces {@code value}. */
-    long charge(long id, Object value) {
-        if (id < 0 || id >= flags.length) {
+    /**
+     * The units charged, beyond one, when the sub-expression {@code id} produces {@code value}; {@code stash}
+     * (one element, per evaluation) carries the units of the last receiver of {@code contains} to its argument.
+     */
+    long charge(long id, Object value, long[] stash) {
+        if (id < 0 || id >= role.length) {
             return 0;
         }
         int i = (int) id;
         long c = 0;
-        long f = stringFactor[i];
-        if (f != 0 && value instanceof String s) {
-            c += CostMeter.chars(s.length()) * f;
-        }
-        byte fl = flags[i];
-        if ((fl & BUILT) != 0) {
-            if (value instanceof String s) {
-                c += CostMeter.chars(s.length());
-            } else if (value instanceof Collection<?> col) {
-                c += col.size();
-            } else if (value instanceof Map<?, ?> m) {
-                c += m.size();
+        if (value instanceof String s) {
+            long chars = CostMeter.chars(s.length());
+            switch (role[i]) {
+                case SCAN -> c += chars;
+                case SIZE -> c += CostMeter.sizeUnits(s.length());
+                case REGEX -> c += CostMeter.regexUnits(s.length(), param[i]);
+                case CONTAINS_RECEIVER -> {
+                    c += chars;
+                    stash[0] = chars;
+                }
+                case CONTAINS_ARG -> c += stash[0] * chars;
+                default -> {
+                    // no role
+                }
             }
-        }
-        if ((fl & SCANNED) != 0 && value instanceof List<?> l) {
-            c += l.size();
+            if (built[i]) {
+                c += chars;
+            }
+        } else if (value instanceof List<?> l) {
+            if (role[i] == IN_CONTAINER) {
+                c += CostMeter.scanCharge(l);
+            }
+            if (built[i]) {
+                c += (long) CostMeter.ELEMENT_UNITS * l.size();
+            }
+        } else if (built[i]) {
+            if (value instanceof Collection<?> col) {
+                c += (long) CostMeter.ELEMENT_UNITS * col.size();
+            } else if (value instanceof Map<?, ?> m) {
+                c += (long) CostMeter.ELEMENT_UNITS * m.size();
+            }
         }
         return c;
     }
@@ -76,32 +101,46 @@ final class CostRoles {
         if (max[0] > MAX_ID) {
             return NONE;
         }
-        long[] factor = new long[(int) max[0] + 1];
-        byte[] flags = new byte[factor.length];
+        int n = (int) max[0] + 1;
+        byte[] role = new byte[n];
+        long[] param = new long[n];
+        boolean[] built = new boolean[n];
         walk(root, e -> {
             switch (e.getKind()) {
-                case LIST, MAP, COMPREHENSION -> flags[(int) e.id()] |= BUILT;
+                case LIST, MAP, COMPREHENSION -> built[(int) e.id()] = true;
                 case CALL -> {
                     CelExpr.CelCall call = e.call();
                     List<CelExpr> args = new java.util.ArrayList<>();
                     call.target().ifPresent(args::add);
                     args.addAll(call.args());
                     switch (call.function()) {
-                        case "_+_" -> flags[(int) e.id()] |= BUILT;
+                        case "_+_" -> built[(int) e.id()] = true;
+                        case "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_" -> args.forEach(a -> role[(int) a.id()] = SCAN);
                         case "@in" -> {
                             if (args.size() == 2) {
-                                flags[(int) args.get(1).id()] |= SCANNED;
+                                role[(int) args.get(1).id()] = IN_CONTAINER;
                             }
                         }
-                        case "startsWith", "endsWith", "size" -> {
+                        case "startsWith", "endsWith" -> {
                             if (!args.isEmpty()) {
-                                factor[(int) args.get(0).id()] += 1;
+                                role[(int) args.get(0).id()] = SCAN;
                             }
                         }
-                        case "contains" -> args.forEach(a -> factor[(int) a.id()] += 1);
+                        case "size" -> {
+                            if (args.size() == 1) {
+                                role[(int) args.get(0).id()] = SIZE;
+                            }
+                        }
+                        case "contains" -> {
+                            if (args.size() == 2) {
+                                role[(int) args.get(0).id()] = CONTAINS_RECEIVER;
+                                role[(int) args.get(1).id()] = CONTAINS_ARG;
+                            }
+                        }
                         case "matches" -> {
                             if (args.size() == 2) {
-                                factor[(int) args.get(0).id()] += regexFactor(args.get(1), maxRegexProgramSize);
+                                role[(int) args.get(0).id()] = REGEX;
+                                param[(int) args.get(0).id()] = programSize(args.get(1), maxRegexProgramSize);
                             }
                         }
                         default -> {
@@ -114,23 +153,23 @@ final class CostRoles {
                 }
             }
         });
-        return new CostRoles(factor, flags);
+        return new CostRoles(role, param, built);
     }
 
     /**
-     * The factor of a {@code matches} pattern: the program size of a constant pattern, else the largest program
-     * the compiler admits (a pattern built at run time is charged as the worst it may be).
+     * The program size a {@code matches} pattern is charged by: that of a constant pattern, else the largest the
+     * compiler admits (a pattern built at run time is charged as the worst it may be).
      */
-    static long regexFactor(CelExpr pattern, int maxRegexProgramSize) {
+    static long programSize(CelExpr pattern, int maxRegexProgramSize) {
         if (pattern.getKind() == CelExpr.ExprKind.Kind.CONSTANT
                 && pattern.constant().getKind() == CelConstant.Kind.STRING_VALUE) {
             try {
-                return CostMeter.regexFactor(Pattern.compile(pattern.constant().stringValue()).programSize());
+                return Pattern.compile(pattern.constant().stringValue()).programSize();
             } catch (RuntimeException e) {
                 // a pattern that does not compile errs at run time, after its input was read
             }
         }
-        return CostMeter.regexFactor(maxRegexProgramSize);
+        return maxRegexProgramSize;
     }
 
     /** Visits every node of a tree, iteratively (trees can be deep). */

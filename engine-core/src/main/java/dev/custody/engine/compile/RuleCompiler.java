@@ -59,11 +59,13 @@ public final class RuleCompiler {
     private final Map<TriggerAction, Cel> environments = new EnumMap<>(TriggerAction.class);
     private final int maxRegexProgramSize;
     private final int comprehensionMaxIterations;
+    private final long costLimit;
     private final boolean compiledEvaluation;
 
     private RuleCompiler(Builder b) {
         this.maxRegexProgramSize = b.maxRegexProgramSize;
         this.comprehensionMaxIterations = b.comprehensionMaxIterations;
+        this.costLimit = b.costLimit;
         this.compiledEvaluation = b.compiledEvaluation;
         CelOptions options = CelEnvironment.options(b.comprehensionMaxIterations, b.maxRegexProgramSize);
         for (TriggerAction a : TriggerAction.values()) {
@@ -224,8 +226,17 @@ public final class RuleCompiler {
             ClosureCompiler.Node closures = compiledEvaluation
                     ? ClosureCompiler.compile(checked, action, maxRegexProgramSize).orElse(null)
                     : null;
-            return Optional.of(new CompiledCondition(action, condition, checked, program, closures, maxRegexProgramSize,
-                    comprehensionMaxIterations));
+            CompiledCondition compiled = new CompiledCondition(action, condition, checked, program, closures,
+                    maxRegexProgramSize, comprehensionMaxIterations);
+            long estimate = compiled.costEstimate();
+            if (estimate < 0 || estimate > costLimit) {
+                out.add(Diagnostic.warning(DiagnosticCode.COST_EXCEEDS_LIMIT, (estimate < 0
+                        ? "the condition's worst-case cost is unbounded"
+                        : "the condition's worst-case cost, " + estimate + " units, exceeds the limit of " + costLimit)
+                        + ": on the largest valid payloads it is stopped and the action denied (cost_budget)",
+                        "iterate over less, or split it into several rules", 1, 1));
+            }
+            return Optional.of(compiled);
         } catch (CelEvaluationException | RuntimeException e) {
             out.add(Diagnostic.error(DiagnosticCode.TYPE_MISMATCH,
                     "condition cannot be prepared: " + IssueTranslator.style(String.valueOf(e.getMessage())), null, 1, 1));
@@ -272,6 +283,7 @@ public final class RuleCompiler {
         private int comprehensionMaxIterations = DEFAULT_COMPREHENSION_MAX_ITERATIONS;
         private int maxRegexProgramSize = DEFAULT_MAX_REGEX_PROGRAM_SIZE;
         private boolean compiledEvaluation = true;
+        private long costLimit = CostMeter.DEFAULT_LIMIT;
 
         private Builder() {}
 
@@ -283,6 +295,19 @@ public final class RuleCompiler {
          */
         public Builder compiledEvaluation(boolean on) {
             this.compiledEvaluation = on;
+            return this;
+        }
+
+        /**
+         * The cost limit conditions are checked against: a condition whose worst-case cost
+         * ({@link CompiledCondition#costEstimate()}) exceeds it gets a {@code cost_exceeds_limit} warning. Default
+         * {@link CostMeter#DEFAULT_LIMIT}; the engine's limit is set on the engine.
+         */
+        public Builder costLimit(long limit) {
+            if (limit < 1) {
+                throw new IllegalArgumentException("cost limit must be positive, got " + limit);
+            }
+            this.costLimit = limit;
             return this;
         }
 

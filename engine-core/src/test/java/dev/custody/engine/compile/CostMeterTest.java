@@ -48,30 +48,32 @@ class CostMeterTest {
     void aComparisonCostsItsNodes() {
         // withdrawal (ident), .value_usd (select), 1000.0, > : four nodes
         bothCost("withdrawal.value_usd > 1000.0", true, 4);
-        bothCost("withdrawal.value_usd > 1000.0 && withdrawal.asset_symbol == 'ETH'", true, 9);
+        // nine nodes, and the two string operands of == (3 characters each: one unit each)
+        bothCost("withdrawal.value_usd > 1000.0 && withdrawal.asset_symbol == 'ETH'", true, 9 + 2);
     }
 
     @Test
     void stringsAreChargedPerSixteenCharacters() {
         bothCost("withdrawal.destination_address.startsWith('0x')", true, 4 + 1);
-        // contains is charged for its receiver and its argument
-        bothCost("withdrawal.destination_address.contains('abc')", true, 4 + 1 + 1);
-        // a string built by + is charged for its length: 5 + 20 = 25 characters, two units
-        bothCost("withdrawal.destination_address + '00000000000000000000' != ''", true, 4 + 2 + 1 + 1);
+        // contains: its receiver, plus the receiver times the argument
+        bothCost("withdrawal.destination_address.contains('abc')", true, 4 + 1 + 1 * 1);
+        // six nodes; the string built by + (5 + 20 = 25 characters, two units); the operands of != (2 + 0)
+        bothCost("withdrawal.destination_address + '00000000000000000000' != ''", true, 6 + 2 + 2);
     }
 
     @Test
-    void aRegexIsChargedPerCharacterUnitTimesItsProgramSize() {
+    void aRegexIsChargedThreeUnitsPerCharacterPlusItsProgramSizeOver200() {
         String pattern = "^0x[0-9a-f]+$";
         long programSize = com.google.re2j.Pattern.compile(pattern).programSize();
-        assertTrue(programSize > 1, "program size " + programSize);
-        bothCost("withdrawal.destination_address.matches('" + pattern + "')", true, 4 + programSize);
+        assertEquals(8, programSize);
+        // "0xabc": 5 characters, 15 units, plus 5 x 8 / 200 rounded up
+        bothCost("withdrawal.destination_address.matches('" + pattern + "')", true, 4 + 15 + 1);
     }
 
     @Test
     void listsAreChargedPerElementBuiltAndScanned() {
-        // the list literal: 1 + 3 constants + 3 elements built; `in` scans 3; the asset symbol: 2; the call: 1
-        bothCost("withdrawal.asset_symbol in ['BTC', 'ETH', 'SOL']", true, 2 + 1 + 3 + 3 + 3 + 1);
+        // seven nodes; the list literal's three elements built (4 units each); `in` compares three short strings
+        bothCost("withdrawal.asset_symbol in ['BTC', 'ETH', 'SOL']", true, 7 + 3 * 4 + 3);
     }
 
     @Test
@@ -80,7 +82,7 @@ class CostMeterTest {
         long three = cost(CEL_ONLY, "[1, 2, 3].all(i, i > 0)", true);
         long six = cost(CEL_ONLY, "[1, 2, 3, 4, 5, 6].all(i, i > 0)", true);
         // three more constants, three more elements built, three more iterations of seven nodes
-        assertEquals(3 + 3 + 3 * 7, six - three);
+        assertEquals(3 + 3 * 4 + 3 * 7, six - three);
         // a comprehension has no compiled form, so the default compiler runs it on cel-java too, at the same cost
         CompiledCondition c = compile(COMPILER, "[1, 2, 3].all(i, i > 0)");
         assertFalse(c.compiled());
@@ -123,7 +125,7 @@ class CostMeterTest {
         assertEquals(4 + perField, compile(COMPILER, "withdrawal.destination_address.startsWith('0x')").costEstimate());
         String pattern = "^0x[0-9a-f]+$";
         long programSize = com.google.re2j.Pattern.compile(pattern).programSize();
-        assertEquals(4 + perField * programSize,
+        assertEquals(4 + 3 * 1024 + 1024 * programSize / 200 + 1,
                 compile(COMPILER, "withdrawal.destination_address.matches('" + pattern + "')").costEstimate());
         // a comprehension: never below what one run is charged
         String comprehension = "[1, 2, 3].all(i, i > 0)";

@@ -64,7 +64,7 @@ class CostBudgetTest {
             assertEquals(FailureKind.COST_BUDGET, d.failure());
             assertEquals("cost budget of 20000 units exceeded in rule `slow`", d.error());
         }
-        // under the default limit the same rule runs to its end (some 80,000 units) and, being true, denies
+        // under the default limit the same rule runs to its end (well under the limit) and, being true, denies
         Decision admitted = Evaluator.builder().timeBudget(Duration.ofSeconds(30)).build()
                 .evaluate(b, withdrawal(1).build());
         assertEquals(Outcome.DENY, admitted.outcome());
