@@ -42,7 +42,7 @@ class CliAgreesWithLibraryTest {
         if (c instanceof DecisionCase d) {
             String action = d.action() instanceof String raw ? raw : JSON.writeValueAsString(d.action());
             DecisionRequest r = new DecisionRequest(d.name() + ".json", JSON.writeValueAsString(d.policies()), action,
-                    d.now(), d.budget());
+                    d.now(), d.budget(), d.costLimit());
             assertEquals(LIBRARY.decide(r), loadFailureAsLibrary(CLI.decide(r)), c.displayName());
         } else if (c instanceof Validate v) {
             same(c, s -> s.validate(v.triggerAction(), v.condition(), v.effect()));

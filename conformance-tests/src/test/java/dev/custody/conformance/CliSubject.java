@@ -72,8 +72,14 @@ public final class CliSubject implements ConformanceSubject {
                 args.add("--now");
                 args.add(request.now().toString());
             }
-            args.add("--time-budget");
-            args.add(request.budget() == null ? "100ms" : request.budget().toMillis() + "ms");
+            if (request.budget() != null) {
+                args.add("--time-budget");
+                args.add(request.budget().toMillis() + "ms");
+            }
+            if (request.costLimit() != null) {
+                args.add("--cost-limit");
+                args.add(request.costLimit().toString());
+            }
             Run r = run(args);
             if (r.exit() != 0 && r.exit() != 1) {
                 throw r.failure();

@@ -23,7 +23,7 @@ sealed interface ConformanceCase {
 
     /** A decision: policies, an action, the expected decision. */
     record DecisionCase(String file, String name, String spec, List<Object> policies, Object action,
-            Instant now, Duration budget, DecisionExpect expect) implements ConformanceCase {}
+            Instant now, Duration budget, Long costLimit, DecisionExpect expect) implements ConformanceCase {}
 
     /** A validate-endpoint check of one rule. */
     record Validate(String file, String name, String spec, String triggerAction, String condition,

@@ -56,10 +56,11 @@ public interface ConformanceSubject {
      *     workspace has no policy at all (no policy file, rather than a file holding none)
      * @param actionJson one action object (docs/design.md §4), possibly malformed
      * @param now the clock instant used when the action carries no {@code at}; null for the real clock
-     * @param budget the evaluation time budget; null for the subject's default (the spec's 100 ms)
+     * @param budget the wall-clock backstop; null for the subject's default (1 s)
+     * @param costLimit the cost limit (docs/design.md §7.10); null for the subject's default
      */
     record DecisionRequest(String policiesFileName, String policiesJson, String actionJson, Instant now,
-            Duration budget) {
+            Duration budget, Long costLimit) {
         public DecisionRequest {
             Objects.requireNonNull(policiesFileName, "policiesFileName");
             Objects.requireNonNull(policiesJson, "policiesJson");

@@ -44,11 +44,12 @@ final class Corpus {
     private static final Pattern CASE_NAME = Pattern.compile("[a-z0-9][a-z0-9-]*");
     private static final Set<String> FILE_KEYS = Set.of("fixtures", "cases");
     private static final Set<String> COMMON_KEYS = Set.of("name", "spec", "note");
-    private static final Set<String> DECISION_KEYS = Set.of("policies", "action", "now", "budget_ms", "expect");
+    private static final Set<String> DECISION_KEYS = Set.of("policies", "action", "now", "budget_ms", "cost_limit",
+            "expect");
     private static final Set<String> DECISION_EXPECT_KEYS =
             Set.of("decision", "fail_closed", "failure", "rule_id", "policy_id", "reason", "error", "error_contains");
     private static final Set<String> FAILURES =
-            Set.of("load", "compile", "malformed_action", "rule_error", "time_budget", "internal");
+            Set.of("load", "compile", "malformed_action", "rule_error", "cost_budget", "time_budget", "internal");
     private static final Set<String> VALIDATE_KEYS = Set.of("trigger_action", "condition", "effect");
     private static final Set<String> UPDATE_KEYS = Set.of("existing", "update");
     private static final Set<String> DIAGNOSTICS_EXPECT_KEYS = Set.of("valid", "diagnostics");
@@ -57,10 +58,11 @@ final class Corpus {
     private static final Set<String> DECISIONS = Set.of("ALLOW", "DENY", "NO_MATCH");
 
     /**
-     * The budget of a case that does not set one. Cases pin semantics, not latency: under the real 100 ms
-     * a loaded machine (or a CLI's fresh JVM) can time out a case that pins something else. The budget
-     * itself is pinned by the cases that set {@code budget_ms} (a number, or {@code default} for the
-     * subject's default).
+     * The wall-clock backstop of a case that does not set one. Cases pin semantics, not latency: a loaded
+     * machine (or a CLI's fresh JVM) must not time out a case that pins something else. The backstop itself is
+     * pinned by the cases that set {@code budget_ms} (a number, or {@code default} for the subject's default);
+     * the cost limit, which decides the same on every machine, by those that set {@code cost_limit} (a number,
+     * or {@code unlimited}; absent: the subject's default).
      */
     static final Duration PATIENT_BUDGET = Duration.ofSeconds(10);
 
@@ -180,7 +182,17 @@ final class Corpus {
             }
             budget = Duration.ofNanos(Math.round(n.doubleValue() * 1_000_000));
         }
-        return new ConformanceCase.DecisionCase(file, name, spec, policies, action, now, budget,
+        Long costLimit = null;
+        Object l = c.get("cost_limit");
+        if ("unlimited".equals(l)) {
+            costLimit = Long.MAX_VALUE;
+        } else if (l != null) {
+            if (!(l instanceof Number n) || n.longValue() < 1 || n.doubleValue() != n.longValue()) {
+                throw new IllegalArgumentException(where + ": cost_limit is a positive whole number or `unlimited`");
+            }
+            costLimit = n.longValue();
+        }
+        return new ConformanceCase.DecisionCase(file, name, spec, policies, action, now, budget, costLimit,
                 decisionExpect(c.get("expect"), where));
     }
 

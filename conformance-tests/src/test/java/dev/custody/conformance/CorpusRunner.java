@@ -75,7 +75,7 @@ final class CorpusRunner {
     private static void decision(DecisionCase c, ConformanceSubject subject) {
         String action = c.action() instanceof String raw ? raw : json(c.action());
         DecisionResult r = ask(subject, () -> subject.decide(
-                new DecisionRequest(c.name() + ".json", json(c.policies()), action, c.now(), c.budget())));
+                new DecisionRequest(c.name() + ".json", json(c.policies()), action, c.now(), c.budget(), c.costLimit())));
         var e = c.expect();
         List<String> problems = new ArrayList<>();
         same(problems, "decision", e.decision(), r.decision());

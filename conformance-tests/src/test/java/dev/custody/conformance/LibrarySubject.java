@@ -59,6 +59,9 @@ public final class LibrarySubject implements ConformanceSubject {
         if (request.budget() != null) {
             engine.timeBudget(request.budget());
         }
+        if (request.costLimit() != null) {
+            engine.costLimit(request.costLimit());
+        }
         ActionReader.Result read = ActionReader.read(request.actionJson());
         if (read instanceof ActionReader.Malformed e) {
             return new DecisionResult("DENY", null, null, null, true, FailureKind.MALFORMED_ACTION.wireName(),

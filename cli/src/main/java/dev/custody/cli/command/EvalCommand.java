@@ -20,6 +20,7 @@ import dev.custody.cli.VersionProvider;
 import dev.custody.engine.compile.CompileResult;
 import dev.custody.engine.compile.CompiledCondition;
 import dev.custody.engine.compile.CostMeter;
+import dev.custody.engine.compile.ThreadClock;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticFormatter;
@@ -163,8 +164,8 @@ public final class EvalCommand implements Callable<Integer> {
         CompiledCondition condition = compiled.condition().orElseThrow();
         // The first evaluation in a fresh JVM loads cel-java's runtime classes, which can take longer than the
         // budget; evaluating once beforehand (conditions are pure) keeps the budget about the condition itself.
-        condition.evaluate(payload, System.nanoTime() + Duration.ofSeconds(10).toNanos());
-        ConditionResult result = condition.evaluate(payload, System.nanoTime() + timeBudget.toNanos(),
+        condition.evaluate(payload, ThreadClock.now() + Duration.ofSeconds(10).toNanos());
+        ConditionResult result = condition.evaluate(payload, ThreadClock.now() + timeBudget.toNanos(),
                 new CostMeter(costLimit));
         Map<String, Object> fields = explain ? fieldsRead(text, payload) : null;
         Boolean value = result instanceof ConditionResult.Value v ? v.value() : null;

@@ -34,6 +34,7 @@ import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.FieldType;
 import dev.custody.engine.compile.CostMeter;
+import dev.custody.engine.compile.ThreadClock;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
 import java.io.File;
@@ -243,7 +244,7 @@ public final class Session {
             throw new CommandError("malformed payload: " + invalid.error());
         }
         Payload payload = ((PayloadResult.Valid) checked).payload();
-        ConditionResult value = success.compiled().evaluate(payload, System.nanoTime() + timeBudget.toNanos(),
+        ConditionResult value = success.compiled().evaluate(payload, ThreadClock.now() + timeBudget.toNanos(),
                 new CostMeter(costLimit));
         if (value instanceof ConditionResult.Value v) {
             line(String.valueOf(v.value()));

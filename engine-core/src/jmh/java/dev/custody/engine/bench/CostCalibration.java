@@ -84,7 +84,7 @@ public final class CostCalibration {
             long[] units = {0};
             Runnable once = () -> {
                 CostMeter meter = CostMeter.unlimited();
-                ConditionResult r = c.evaluate(p, System.nanoTime() + 60_000_000_000L, meter);
+                ConditionResult r = c.evaluate(p, dev.custody.engine.compile.ThreadClock.now() + 60_000_000_000L, meter);
                 if (r instanceof ConditionResult.Failure f) {
                     throw new IllegalStateException(k.getKey() + ": " + f.message());
                 }

@@ -91,7 +91,7 @@ public class ListenerOverheadBenchmark {
         immutableSections = ImmutableMap.copyOf(sections);
         Map<String, Map<String, Object>> s = sections;
         resolver = name -> Optional.ofNullable(s.get(name));
-        deadline = System.nanoTime() + TimeUnit.HOURS.toNanos(1);
+        deadline = ThreadClock.now() + TimeUnit.HOURS.toNanos(1);
     }
 
     @Benchmark

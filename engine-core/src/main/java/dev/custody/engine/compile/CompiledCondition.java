@@ -31,7 +31,8 @@ import java.util.regex.Pattern;
  * <h2>Time budget inside one condition</h2>
  * cel-java has no cancellation, so a condition that can run long is evaluated under an evaluation
  * listener that cel-java calls after each sub-expression; every {@value #CHECK_EVERY}th call it compares
- * {@link System#nanoTime()} with the deadline and, past it, throws a private {@link Error} subtype. cel-java's
+ * {@link ThreadClock#now()} (the thread's CPU time) with the deadline and, past it, throws a private
+ * {@link Error} subtype. cel-java's
  * {@code &&}/{@code ||} absorb exceptions, not errors, so the error unwinds the whole evaluation and is
  * reported as a {@link ConditionResult.Failure} with {@code budgetExceeded}. Comprehension iterations and
  * regex program size are also bounded by the compiler's options, so a runaway rule is stopped twice over.
@@ -46,7 +47,7 @@ import java.util.regex.Pattern;
  * <p>Immutable and thread-safe: one instance may be evaluated by many threads at once.
  */
 public final class CompiledCondition {
-    static final int CHECK_EVERY = 16;
+    static final int CHECK_EVERY = 256;
     /** The longest string a watched condition may build while it runs, in characters. */
     static final int MAX_BUILT_STRING = 256 * 1024;
     /** The most elements a list or map built by a watched condition may hold. */
@@ -153,7 +154,7 @@ public final class CompiledCondition {
 
     /**
      * Evaluates the condition against a payload, without a cost limit. Never throws: errors, non-boolean
-     * results and running past {@code deadlineNanos} (a {@link System#nanoTime()} value) are returned as a
+     * results and running past {@code deadlineNanos} (a {@link ThreadClock#now()} value) are returned as a
      * {@link ConditionResult.Failure}.
      *
      * @throws IllegalArgumentException if the payload is of another trigger action
@@ -172,7 +173,7 @@ public final class CompiledCondition {
      */
     public ConditionResult evaluate(Payload payload, long deadlineNanos, CostMeter cost) {
         checkAction(payload);
-        if (System.nanoTime() - deadlineNanos > 0) {
+        if (ThreadClock.now() - deadlineNanos > 0) {
             return new ConditionResult.Failure("time budget exceeded before the rule ran", true);
         }
         return run(payload, deadlineNanos, cost);
@@ -453,7 +454,7 @@ public final class CompiledCondition {
                 throw new TooLarge("a map grew to " + m.size() + " entries, more than " + MAX_BUILT_ELEMENTS);
             }
             cost.charge(1 + roles.charge(expr.id(), result, stash));
-            if (clock && ++calls % CHECK_EVERY == 0 && System.nanoTime() - deadlineNanos > 0) {
+            if (clock && ++calls % CHECK_EVERY == 0 && ThreadClock.now() - deadlineNanos > 0) {
                 throw BudgetExceeded.INSTANCE;
             }
         }

@@ -147,8 +147,15 @@ final class CostEstimator {
                 return new Est(add(cost, charge), size, Math.max(a.get(0).element, a.get(1).element));
             }
             case "@in" -> {
-                // every element compared, each at most as long as the largest element
-                return new Est(add(cost, mul(a.get(1).size, Math.max(1, chars(a.get(1).element)))), 0, 0);
+                if (ast.getType(args.get(1).id()).map(t -> t.kind() == CelKind.MAP).orElse(false)) {
+                    return new Est(cost, 0, 0); // a key looked up, not a list scanned
+                }
+                Est container = a.get(1);
+                long scan = fromPayloadArgs(container)
+                        // strings inside decoded_args share one budget of characters
+                        ? add(container.size, chars(Limits.DECODED_ARGS_CHARS_MAX))
+                        : mul(container.size, Math.max(1, chars(container.element)));
+                return new Est(add(cost, scan), 0, 0);
             }
             case "startsWith", "endsWith" -> {
                 return new Est(add(cost, chars(a.get(0).size)), 0, 0);
@@ -183,6 +190,11 @@ final class CostEstimator {
         }
     }
 
+    /** Whether a collection was read from {@code decoded_args} (its elements are sized as such values are). */
+    private static boolean fromPayloadArgs(Est collection) {
+        return collection.element >= DYN_SIZE;
+    }
+
     private static long chars(long size) {
         return CostMeter.chars((int) Math.min(size, Integer.MAX_VALUE - CostMeter.CHARS_PER_UNIT));
     }
@@ -193,7 +205,12 @@ final class CostEstimator {
         long iterations = Math.min(range.size, maxIterations);
         Est init = est(c.accuInit(), depth + 1);
         Map<String, Est> saved = new HashMap<>(variables);
-        variables.put(c.iterVar(), new Est(1, range.element, DYN_SIZE));
+        // over decoded_args, the strings of all iterations share one budget of characters: charges grow with the
+        // element's size linearly, so an iteration charged at the average size bounds them all together
+        long element = fromPayloadArgs(range)
+                ? Math.min(range.element, Limits.DECODED_ARGS_CHARS_MAX / Math.max(1, iterations) + 1)
+                : range.element;
+        variables.put(c.iterVar(), new Est(1, element, DYN_SIZE));
         variables.put(c.accuVar(), new Est(1, Math.max(init.size, iterations), DYN_SIZE));
         try {
             Est condition = est(c.loopCondition(), depth + 1);

@@ -45,9 +45,9 @@ class BuiltValueCapTest {
     void aStringBuiltPastTheCapIsARuleError() {
         Payload p = call("a".repeat(Limits.DECODED_ARG_STRING_MAX));
         // 16 copies of 16 Ki characters: exactly the cap, decided
-        assertEquals(ConditionResult.of(true), concatenated(16).evaluate(p, System.nanoTime() + PATIENT));
+        assertEquals(ConditionResult.of(true), concatenated(16).evaluate(p, ThreadClock.now() + PATIENT));
         // 17 copies: the sixteenth addition makes 278,528 characters, past the cap
-        ConditionResult r = concatenated(17).evaluate(p, System.nanoTime() + PATIENT);
+        ConditionResult r = concatenated(17).evaluate(p, ThreadClock.now() + PATIENT);
         assertEquals(new ConditionResult.Failure("a string grew to 278528 characters, more than 262144", false), r);
     }
 
@@ -60,6 +60,6 @@ class BuiltValueCapTest {
         assertEquals(true, c.compiled(), "no comprehension: the compiled form runs");
         // not absorbed by || true: the rule fails, so it denies
         assertEquals(new ConditionResult.Failure("a string grew to 278528 characters, more than 262144", false),
-                c.evaluate(p, System.nanoTime() + PATIENT));
+                c.evaluate(p, ThreadClock.now() + PATIENT));
     }
 }

@@ -41,13 +41,13 @@ class CompiledConditionTest {
 
     @Test
     void evaluateChecksTheDeadlineBeforeItStarts() {
-        ConditionResult r = compile("withdrawal.value_usd > 10000.0").evaluate(PAYLOAD, System.nanoTime() - 1);
+        ConditionResult r = compile("withdrawal.value_usd > 10000.0").evaluate(PAYLOAD, ThreadClock.now() - 1);
         assertEquals(new ConditionResult.Failure("time budget exceeded before the rule ran", true), r);
     }
 
     @Test
     void withoutTheStartCheckASmallConditionRunsAndALongOneIsStillStopped() {
-        long past = System.nanoTime() - 1;
+        long past = ThreadClock.now() - 1;
         assertEquals(ConditionResult.FALSE, compile("withdrawal.value_usd > 10000.0")
                 .evaluateWithoutStartCheck(PAYLOAD, past));
         String range = "[" + String.join(",", Collections.nCopies(50, "1")) + "]";
@@ -87,9 +87,9 @@ class CompiledConditionTest {
             assertTrue(compiled.compiled(), c[0]);
             ConditionResult expected = new ConditionResult.Failure(c[1], false);
             assertEquals(expected, compiled.evaluateCompiledOnly(p), c[0]);
-            assertEquals(expected, compiled.evaluate(p, System.nanoTime() + 1_000_000_000L), c[0]);
+            assertEquals(expected, compiled.evaluate(p, ThreadClock.now() + 1_000_000_000L), c[0]);
             assertEquals(expected, CEL_ONLY.compile(TriggerAction.WITHDRAWAL_CREATE, c[0]).condition().orElseThrow()
-                    .evaluate(p, System.nanoTime() + 1_000_000_000L), c[0]);
+                    .evaluate(p, ThreadClock.now() + 1_000_000_000L), c[0]);
         }
     }
 
@@ -101,7 +101,7 @@ class CompiledConditionTest {
         Payload odd = new Payload(TriggerAction.WITHDRAWAL_CREATE, PAYLOAD.walletId(), PAYLOAD.instant(), sections);
         CompiledCondition c = compile("withdrawal.value_usd > 10000.0 || true");
         assertEquals(new ConditionResult.Failure(CompiledCondition.DEFERRED, false), c.evaluateCompiledOnly(odd));
-        assertEquals(c.evaluateInterpreted(odd, System.nanoTime() + 1_000_000_000L),
-                c.evaluate(odd, System.nanoTime() + 1_000_000_000L));
+        assertEquals(c.evaluateInterpreted(odd, ThreadClock.now() + 1_000_000_000L),
+                c.evaluate(odd, ThreadClock.now() + 1_000_000_000L));
     }
 }

@@ -34,7 +34,7 @@ class CostMeterTest {
             assertFalse(c.compiled(), condition);
         }
         CostMeter meter = CostMeter.unlimited();
-        assertEquals(ConditionResult.of(expected), c.evaluate(PAYLOAD, System.nanoTime() + HOUR, meter), condition);
+        assertEquals(ConditionResult.of(expected), c.evaluate(PAYLOAD, ThreadClock.now() + HOUR, meter), condition);
         return meter.used();
     }
 
@@ -87,7 +87,7 @@ class CostMeterTest {
         CompiledCondition c = compile(COMPILER, "[1, 2, 3].all(i, i > 0)");
         assertFalse(c.compiled());
         CostMeter meter = CostMeter.unlimited();
-        c.evaluate(PAYLOAD, System.nanoTime() + HOUR, meter);
+        c.evaluate(PAYLOAD, ThreadClock.now() + HOUR, meter);
         assertEquals(three, meter.used());
     }
 
@@ -95,10 +95,10 @@ class CostMeterTest {
     void passingTheLimitStopsTheConditionAsACostFailureOnBothPaths() {
         for (RuleCompiler compiler : new RuleCompiler[] {COMPILER, CEL_ONLY}) {
             CompiledCondition c = compile(compiler, "withdrawal.value_usd > 1000.0 || withdrawal.amount > 1.0");
-            ConditionResult r = c.evaluate(PAYLOAD, System.nanoTime() + HOUR, new CostMeter(3));
+            ConditionResult r = c.evaluate(PAYLOAD, ThreadClock.now() + HOUR, new CostMeter(3));
             assertEquals(new ConditionResult.Failure("cost budget exceeded while the rule ran", false, true), r);
             CostMeter enough = new CostMeter(9);
-            assertEquals(ConditionResult.TRUE, c.evaluate(PAYLOAD, System.nanoTime() + HOUR, enough));
+            assertEquals(ConditionResult.TRUE, c.evaluate(PAYLOAD, ThreadClock.now() + HOUR, enough));
         }
     }
 
@@ -107,7 +107,7 @@ class CostMeterTest {
         // cel-java's || absorbs errors of one side; passing the limit is not an error of the rule but the end of it
         String cond = "[1, 2, 3, 4, 5, 6, 7, 8].exists(i, i > 100) || true";
         CompiledCondition c = compile(COMPILER, cond);
-        ConditionResult r = c.evaluate(PAYLOAD, System.nanoTime() + HOUR, new CostMeter(20));
+        ConditionResult r = c.evaluate(PAYLOAD, ThreadClock.now() + HOUR, new CostMeter(20));
         assertTrue(r instanceof ConditionResult.Failure f && f.costExceeded(), String.valueOf(r));
     }
 

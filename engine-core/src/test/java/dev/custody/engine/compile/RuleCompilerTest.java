@@ -137,7 +137,7 @@ class RuleCompilerTest {
         var payload = ((dev.custody.engine.payload.PayloadResult.Valid) dev.custody.engine.payload.PayloadValidator
                 .validate(dev.custody.engine.Fixtures.withdrawal(1).build(), java.time.Instant.EPOCH)).payload();
         assertEquals(ConditionResult.TRUE, r.condition().orElseThrow().evaluate(payload,
-                System.nanoTime() + 10_000_000_000L), "an even number of negations of true");
+                ThreadClock.now() + 10_000_000_000L), "an even number of negations of true");
     }
 
     @Test
@@ -286,7 +286,7 @@ class RuleCompilerTest {
                 results.add(pool.submit(() -> {
                     var payload = ((dev.custody.engine.payload.PayloadResult.Valid) dev.custody.engine.payload.PayloadValidator
                             .validate(dev.custody.engine.Fixtures.withdrawal(usd).build(), java.time.Instant.EPOCH)).payload();
-                    return ((ConditionResult.Value) c.evaluate(payload, System.nanoTime() + 10_000_000_000L)).value();
+                    return ((ConditionResult.Value) c.evaluate(payload, ThreadClock.now() + 10_000_000_000L)).value();
                 }));
             }
             for (int i = 0; i < 400; i++) {

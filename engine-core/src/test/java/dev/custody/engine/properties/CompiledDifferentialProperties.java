@@ -1,5 +1,6 @@
 package dev.custody.engine.properties;
 
+import dev.custody.engine.compile.ThreadClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -110,7 +111,7 @@ class CompiledDifferentialProperties {
         }
         CompiledCondition c = r.condition().get();
         for (Payload p : payloads) {
-            long deadline = System.nanoTime() + HOUR;
+            long deadline = ThreadClock.now() + HOUR;
             ConditionResult cel = CompiledAccess.interpreted(c, p, deadline);
             ConditionResult ours = c.evaluate(p, deadline);
             if (!same(cel, ours)) {

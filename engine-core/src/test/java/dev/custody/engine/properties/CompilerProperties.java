@@ -1,5 +1,6 @@
 package dev.custody.engine.properties;
 
+import dev.custody.engine.compile.ThreadClock;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -92,7 +93,7 @@ class CompilerProperties {
             PayloadResult p = PayloadValidator.validate(action == TriggerAction.WITHDRAWAL_CREATE
                     ? Fixtures.withdrawal(7400).build() : CALL, Fixtures.TUESDAY_14H);
             ConditionResult result = s.compiled().evaluate(((PayloadResult.Valid) p).payload(),
-                    System.nanoTime() + 1_000_000_000L);
+                    ThreadClock.now() + 1_000_000_000L);
             if (result instanceof ConditionResult.Failure f) {
                 assertFalse(f.message().isBlank() || f.message().contains("\n"), text + ": " + f.message());
                 assertFalse(f.message().startsWith("internal error"), text + ": " + f.message());

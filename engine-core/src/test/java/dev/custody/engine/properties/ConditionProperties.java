@@ -1,5 +1,6 @@
 package dev.custody.engine.properties;
 
+import dev.custody.engine.compile.ThreadClock;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,7 +60,7 @@ class ConditionProperties {
     @Property(tries = 200)
     void hasNeverFailsOnAWellFormedPayload(@ForAll("wellFormed") Tuple.Tuple2<TriggerAction, Payload> t) {
         for (CompiledCondition has : HAS.get(t.get1())) {
-            ConditionResult r = has.evaluate(t.get2(), System.nanoTime() + 10 * SECOND);
+            ConditionResult r = has.evaluate(t.get2(), ThreadClock.now() + 10 * SECOND);
             assertInstanceOf(ConditionResult.Value.class, r, has.source() + " on " + t.get2());
         }
     }
@@ -68,7 +69,7 @@ class ConditionProperties {
     void wellTypedConditionsYieldABooleanOrARuntimeError(@ForAll("conditionOnPayload") Tuple.Tuple3<TriggerAction, String, Payload> t) {
         CompileResult compiled = COMPILER.compile(t.get1(), t.get2());
         assertTrue(compiled.valid(), t.get2() + ": " + compiled.diagnostics());
-        ConditionResult r = compiled.condition().orElseThrow().evaluate(t.get3(), System.nanoTime() + 10 * SECOND);
+        ConditionResult r = compiled.condition().orElseThrow().evaluate(t.get3(), ThreadClock.now() + 10 * SECOND);
         if (r instanceof ConditionResult.Failure f) {
             assertFalse(f.message().contains("not a boolean"), t.get2() + ": " + f.message());
             assertFalse(f.message().startsWith("internal error"), t.get2() + ": " + f.message());

@@ -1,5 +1,6 @@
 package dev.custody.engine.properties;
 
+import dev.custody.engine.compile.ThreadClock;
 import dev.custody.engine.compile.CompileResult;
 import dev.custody.engine.compile.CompiledCondition;
 import dev.custody.engine.compile.ConditionResult;
@@ -84,7 +85,7 @@ final class Oracle {
                     continue;
                 }
                 CompiledCondition c = compile(r).orElseThrow();
-                ConditionResult result = c.evaluate(payload, System.nanoTime() + GENEROUS);
+                ConditionResult result = c.evaluate(payload, ThreadClock.now() + GENEROUS);
                 String ruleId = r.ruleId() != null ? r.ruleId() : p.id() + "#" + i;
                 runs.add(new Run(p.id(), ruleId, Effect.valueOf(r.effect()), result));
             }

@@ -31,7 +31,7 @@ final class Warmup {
 
     static void run(PolicyBundle bundle) {
         for (BoundRule rule : bundle.rules()) {
-            rule.condition().evaluate(payload(rule.condition().action()), System.nanoTime() + GENEROUS_NANOS);
+            rule.condition().evaluate(payload(rule.condition().action()), dev.custody.engine.compile.ThreadClock.now() + GENEROUS_NANOS);
         }
     }
 

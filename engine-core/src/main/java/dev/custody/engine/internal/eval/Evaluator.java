@@ -9,6 +9,7 @@ import dev.custody.engine.eval.TraceEntry;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.CostMeter;
+import dev.custody.engine.compile.ThreadClock;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.Payload;
 import dev.custody.engine.payload.PayloadResult;
@@ -47,13 +48,15 @@ import java.util.Objects;
  * and under every load (docs/design.md §7.10). The default limit is {@link CostMeter#DEFAULT_LIMIT}.
  *
  * <h2>Time budget: a backstop</h2>
- * A wall-clock deadline covers the whole evaluation as a far backstop against what the cost cannot see
- * (default {@link #DEFAULT_BACKSTOP}, 1 s): it is checked between rules (before the first, around every rule
- * that can run long, at least every {@value #CHECK_EVERY_RULES} others, and after the last) and, through
- * {@link dev.custody.engine.compile.CompiledCondition}, inside a running rule that can run long. Past it, the
- * decision is DENY with {@code fail_closed} and failure {@code time_budget}; an evaluation past its deadline
- * never ends in ALLOW or NO_MATCH. The cost limit is calibrated so that what it admits takes at most 50 ms on
- * the reference machine, so the backstop is only reached on a machine some twenty times slower or busier.
+ * A deadline on the thread's CPU time ({@link ThreadClock}), so that waiting for a processor does not count, is a
+ * far backstop against what the cost cannot see (default {@link #DEFAULT_BACKSTOP}, 1 s). Only rules that may run
+ * long (a comprehension, more than 64 sub-expressions) are watched: the deadline is set when the first of them
+ * starts, checked before each later one, inside each while it runs and, if one ran, after the last rule. Past it,
+ * the decision is DENY with {@code fail_closed} and failure {@code time_budget}; such an evaluation never ends in
+ * ALLOW or NO_MATCH. The cost limit is calibrated so that what it admits takes at most 50 ms of CPU on the
+ * reference machine, so the backstop is reached only by work the cost model misjudges or on a machine some
+ * twenty times slower; a cold JVM, which runs cel-java's interpreter 10 to 20 times slower until the JIT has
+ * compiled it, is the case it exists for.
  *
  * <h2>Time</h2>
  * {@code context.hour} and {@code context.day_of_week} come from the action's {@code at} when it has one,
@@ -62,8 +65,6 @@ import java.util.Objects;
  * <p>Immutable and thread-safe; {@link #evaluate} never throws (null arguments aside).
  */
 public final class Evaluator {
-    /** At most this many rules that cannot run long are evaluated between two reads of the clock. */
-    static final int CHECK_EVERY_RULES = 8;
     /** The default wall-clock backstop of one evaluation. */
     public static final Duration DEFAULT_BACKSTOP = Duration.ofSeconds(1);
 
@@ -116,9 +117,8 @@ public final class Evaluator {
         Objects.requireNonNull(bundle, "bundle");
         Objects.requireNonNull(action, "action");
         long start = System.nanoTime();
-        long deadline = start + budgetNanos;
         try {
-            Decision d = decide(bundle, action, explain, start, deadline);
+            Decision d = decide(bundle, action, explain, start);
             return bundle.revision() == null ? d : d.inBundle(bundle.revision());
         } catch (RuntimeException | Error e) {
             // Nothing below is expected to throw; if it does, the action is still denied.
@@ -127,7 +127,7 @@ public final class Evaluator {
         }
     }
 
-    private Decision decide(PolicyBundle bundle, Action action, boolean explain, long start, long deadline) {
+    private Decision decide(PolicyBundle bundle, Action action, boolean explain, long start) {
         if (!bundle.valid()) {
             List<BundleError> errors = bundle.errors();
             String more = errors.size() > 1 ? " (and " + (errors.size() - 1) + " more)" : "";
@@ -144,7 +144,7 @@ public final class Evaluator {
         String wallet = payload.walletId();
         List<TraceEntry> trace = explain ? new ArrayList<>() : List.of();
 
-        Budget budget = new Budget(deadline);
+        Budget budget = new Budget(budgetNanos);
         CostMeter cost = new CostMeter(costLimit);
         BoundRule firstFailed = null;
         String firstError = null;
@@ -156,7 +156,7 @@ public final class Evaluator {
                 return timedOut(action, budget.blame(rule), start, trace);
             }
             long t0 = explain ? System.nanoTime() : 0;
-            ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, deadline, cost);
+            ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, budget.deadline(), cost);
             budget.ran(rule);
             record(trace, explain, rule, result, t0);
             if (result instanceof ConditionResult.Value v) {
@@ -190,7 +190,7 @@ public final class Evaluator {
                 return timedOut(action, budget.blame(rule), start, trace);
             }
             long t0 = explain ? System.nanoTime() : 0;
-            ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, deadline, cost);
+            ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, budget.deadline(), cost);
             budget.ran(rule);
             record(trace, explain, rule, result, t0);
             if (result instanceof ConditionResult.Value v) {
@@ -204,10 +204,10 @@ public final class Evaluator {
                         : failed(action, rule, f.message(), start, trace);
             }
         }
-        long end = System.nanoTime();
-        if (budget.ranAny() && end - deadline > 0) {
+        if (budget.passedAtEnd()) {
             return timedOut(action, budget.blame(null), start, trace);
         }
+        long end = System.nanoTime();
         if (firstTrue != null) {
             return Decision.matched(action.id(), action.action(), Outcome.ALLOW, firstTrue.policyId(),
                     firstTrue.ruleId(), firstTrue.description(), end - start, trace);
@@ -216,49 +216,53 @@ public final class Evaluator {
     }
 
     /**
-     * When to read the clock between rules. Reading it costs about as much as evaluating a small rule, so it
-     * is read before the first rule (after the payload check), before and after every rule that
-     * {@linkplain dev.custody.engine.compile.CompiledCondition#mayRunLong() may run long} (which also watches
-     * the deadline while it runs), before every {@value #CHECK_EVERY_RULES}th other rule, and after the last
-     * rule, before a decision other than a true DENY rule's is returned: an evaluation past its deadline never
-     * ends in ALLOW or NO_MATCH. A time-out found between rules is blamed on the last rule that ran (the first
-     * rule when none has); a DENY rule found true before the next read decides, as it does when the deadline
-     * passes while it runs. Not thread-safe: one per evaluation.
+     * The backstop's clock ({@link dev.custody.engine.compile.ThreadClock}: the thread's CPU time) is read only
+     * around rules that {@linkplain dev.custody.engine.compile.CompiledCondition#mayRunLong() may run long}: the
+     * deadline is set when the first of them starts, checked before each later one and, if one ran, once the
+     * rules are done, before a decision other than a true DENY rule's is returned (the rule itself checks it
+     * while it runs). Every other rule does a small number of steps that the cost meter bounds, so a decision
+     * without such rules never reads the clock and can never be a {@code time_budget} denial. A time-out found
+     * between rules is blamed on the last rule that ran (the next one when none has). Not thread-safe: one per
+     * evaluation.
      */
     private static final class Budget {
-        private final long deadline;
-        private boolean due = true;
-        private int unchecked;
+        private final long budgetNanos;
+        private long deadline = Long.MAX_VALUE;
+        private boolean started;
+        private boolean watchedRan;
         private BoundRule last;
 
-        Budget(long deadline) {
-            this.deadline = deadline;
+        Budget(long budgetNanos) {
+            this.budgetNanos = budgetNanos;
         }
 
-        /** Whether the deadline has passed before {@code next} runs (reading the clock only when due). */
+        /** Whether the backstop has passed before {@code next} runs (reading the clock only for a watched rule). */
         boolean passedBefore(BoundRule next) {
-            if (!due && unchecked < CHECK_EVERY_RULES && !next.condition().mayRunLong()) {
+            if (!next.condition().mayRunLong()) {
                 return false;
             }
-            due = false;
-            unchecked = 0;
-            return System.nanoTime() - deadline > 0;
+            long now = ThreadClock.now();
+            if (!started) {
+                started = true;
+                deadline = now + budgetNanos;
+                return false;
+            }
+            return now - deadline > 0;
+        }
+
+        /** The deadline a watched rule runs under ({@link Long#MAX_VALUE} before the first one starts). */
+        long deadline() {
+            return deadline;
         }
 
         void ran(BoundRule rule) {
             last = rule;
-            unchecked++;
-            due |= rule.condition().mayRunLong();
+            watchedRan |= rule.condition().mayRunLong();
         }
 
-        /** Whether the deadline has passed once the rules are done (read only if a rule ran). */
+        /** Whether the backstop has passed once the rules are done (read only if a watched rule ran). */
         boolean passedAtEnd() {
-            return ranAny() && System.nanoTime() - deadline > 0;
-        }
-
-        /** Whether any rule ran: with none, there is no rule to blame and nothing to stop. */
-        boolean ranAny() {
-            return last != null;
+            return watchedRan && ThreadClock.now() - deadline > 0;
         }
 
         /** The rule a time-out is reported in: the last that ran, or {@code next} when none has. */
