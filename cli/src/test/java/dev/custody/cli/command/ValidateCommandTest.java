@@ -1,6 +1,7 @@
 package dev.custody.cli.command;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.cli.Cli;
 import dev.custody.cli.ExitCode;
@@ -52,18 +53,32 @@ class ValidateCommandTest {
     }
 
     @Test
-    void jsonPrintsExactlyValidAndDiagnostics() {
+    void jsonPrintsExactlyValidDiagnosticsAndTheCostEstimate() {
         Cli.Result r = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY", "--format", "json",
                 "withdrawal.amout > 1");
         assertEquals(ExitCode.INPUT, r.exit());
         assertEquals("{\"valid\":false,\"diagnostics\":[{\"severity\":\"error\",\"code\":\"unknown_field\","
                 + "\"message\":\"unknown field `withdrawal.amout`\",\"line\":1,\"column\":12,"
-                + "\"hint\":\"did you mean `withdrawal.amount`?\"}]}\n", r.out());
+                + "\"hint\":\"did you mean `withdrawal.amount`?\"}],\"cost_estimate\":null}\n", r.out());
 
         Cli.Result ok = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY", "--format", "json",
                 "withdrawal.amount > 1");
         assertEquals(ExitCode.OK, ok.exit());
-        assertEquals("{\"valid\":true,\"diagnostics\":[]}\n", ok.out());
+        // four nodes: the section, the field, the constant, the comparison (docs/design.md §7.10)
+        assertEquals("{\"valid\":true,\"diagnostics\":[],\"cost_estimate\":4}\n", ok.out());
+    }
+
+    @Test
+    void aConditionWhoseWorstCaseCostPassesTheLimitGetsAWarning() {
+        String range = "[" + "1,".repeat(98) + "1]";
+        Cli.Result r = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY", "--format", "json",
+                range + ".all(x, " + range + ".all(y, withdrawal.destination_address.matches('^0x[0-9a-f]+$')))");
+        assertEquals(ExitCode.OK, r.exit(), r.toString());
+        assertTrue(r.out().startsWith("{\"valid\":true,\"diagnostics\":[{\"severity\":\"warning\","
+                + "\"code\":\"cost_exceeds_limit\",\"message\":\"the condition's worst-case cost, "), r.out());
+        assertTrue(r.out().contains(" units, exceeds the limit of 400000: on the largest valid payloads it is stopped and "
+                + "the action denied (cost_budget)\",\"line\":1,\"column\":1,"), r.out());
+        assertTrue(r.out().matches("(?s).*\"cost_estimate\":[0-9]{8,}\\}\n"), r.out());
     }
 
     @Test

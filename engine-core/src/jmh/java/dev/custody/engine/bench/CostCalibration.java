@@ -116,6 +116,26 @@ public final class CostCalibration {
             }
             System.out.printf("%-40s %10d %12d %10.2f%s%n", k.getKey(), units[0], best, perUnit, c.compiled() ? " (compiled)" : "");
         }
+        // what the realistic bundle costs: every withdrawal rule of it (as when no rule matches) on each action
+        long most = 0;
+        long total = 0;
+        java.util.List<Action> sample = Workload.mix("mostlyNoMatch", 256, 42);
+        for (Action a : sample) {
+            Payload p = ((PayloadResult.Valid) PayloadValidator.validate(a, a.at())).payload();
+            CostMeter meter = CostMeter.unlimited();
+            for (dev.custody.engine.policy.Policy policy : Realistic.policies()) {
+                for (dev.custody.engine.policy.Rule rule : policy.rules()) {
+                    if (rule.triggerAction().equals(TriggerAction.WITHDRAWAL_CREATE.wireName())) {
+                        compiler.compile(TriggerAction.WITHDRAWAL_CREATE, rule.condition()).condition().orElseThrow()
+                                .evaluate(p, dev.custody.engine.compile.ThreadClock.now() + 60_000_000_000L, meter);
+                    }
+                }
+            }
+            most = Math.max(most, meter.used());
+            total += meter.used();
+        }
+        System.out.printf("%nthe realistic bundle, every withdrawal rule evaluated: %d units per decision on average,"
+                + " %d at most (%d actions)%n", total / sample.size(), most, sample.size());
         long limit = CostMeter.DEFAULT_LIMIT;
         System.out.printf("%nslowest: %.2f ns/unit (%s); the default limit of %,d units admits at most %.1f ms of it%n",
                 worst, worstKind, limit, worst * limit / 1e6);

@@ -314,6 +314,9 @@ public final class CompiledCondition {
         Map<String, Map<String, Object>> sections = payload.sections();
         try {
             CelVariableResolver resolver = name -> Optional.ofNullable(sections.get(name));
+            if (!CostMeter.COUNTING && !watched) {
+                return result(program.eval(resolver)); // the benchmark of what counting costs only
+            }
             return result(program.trace(resolver, new Watch(deadlineNanos, watched, cost, roles)));
         } catch (BudgetExceeded e) {
             return new ConditionResult.Failure("time budget exceeded while the rule ran", true);
