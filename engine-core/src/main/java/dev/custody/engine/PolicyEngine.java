@@ -353,23 +353,25 @@ public final class PolicyEngine {
 
         @Override
         public void recordHits(int count) {
-            try {
-                for (int i = 0; i < count; i++) {
-                    observer.bundleCacheHit();
-                }
-            } catch (RuntimeException | Error e) {
-                // as in observed(): counting changes no decision
-            }
+            tell(count, true);
         }
 
         @Override
         public void recordMisses(int count) {
+            tell(count, false);
+        }
+
+        private void tell(int count, boolean hit) {
             try {
                 for (int i = 0; i < count; i++) {
-                    observer.bundleCacheMiss();
+                    if (hit) {
+                        observer.bundleCacheHit();
+                    } else {
+                        observer.bundleCacheMiss();
+                    }
                 }
             } catch (RuntimeException | Error e) {
-                // as in observed()
+                // as in observed(): counting changes no decision
             }
         }
 
