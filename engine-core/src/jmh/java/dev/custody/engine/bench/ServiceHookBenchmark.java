@@ -4,10 +4,15 @@ import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.log.DecisionEvent;
 import dev.custody.engine.log.DecisionLog;
+import dev.custody.engine.log.JsonLinesDecisionSink;
 import dev.custody.engine.metrics.EngineMetrics;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.schema.TriggerAction;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -29,7 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * not lost in the noise of a whole decision: {@code metricsAlone} is what {@link EngineMetrics} does per decision
  * (a cache hit, the decision counter, the timer, the rule's counter), plus the two clock reads the engine makes for
  * it; {@code offerAlone} is what the engine does for a {@link DecisionLog} (read the clock, build the event, offer
- * it to the queue; a no-op listener drains it).
+ * it to the queue; a no-op listener drains it); {@code sinkRecord} is one record of the
+ * {@link JsonLinesDecisionSink}, on the log's thread, not the deciding one (the action in the replay format, JSON,
+ * the write; rotated at 64 MiB with no old file kept).
  *
  * <pre>
  * ./mvnw -B -pl engine-core -am -Pbench -DskipTests verify -Djmh.args="ServiceHookBenchmark -f 1 -wi 3 -i 5 -w 1s -r 1s"
@@ -44,22 +51,40 @@ import org.openjdk.jmh.annotations.Warmup;
 public class ServiceHookBenchmark {
     private EngineMetrics metrics;
     private DecisionLog log;
+    private JsonLinesDecisionSink sink;
+    private Path file;
+    private DecisionEvent event;
     private final Clock clock = Clock.systemUTC();
     private Action action;
     private Decision decision;
 
     @Setup(Level.Trial)
-    public void setUp() {
+    public void setUp() throws IOException {
         metrics = EngineMetrics.builder(new SimpleMeterRegistry()).build();
         log = DecisionLog.of(e -> { });
         action = Workload.mix("denyEarly", 1, 42).get(0);
         decision = Decision.matched("a-0", TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "treasury-limits",
                 "single-limit", "rule single-limit", 1000, List.of());
+        event = new DecisionEvent("ws-bench", action, decision.inBundle("e44fe297c984784c"), clock.instant());
+        file = Files.createTempFile("custody-bench", ".jsonl");
+        sink = JsonLinesDecisionSink.builder(file).maxBytes(64L << 20).keep(0).build();
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws InterruptedException {
         log.close(1000);
+        try {
+            sink.close();
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** One record written by the JSON-lines sink, on the log's thread in a service. */
+    @Benchmark
+    public void sinkRecord() throws IOException {
+        sink.onDecision(event);
     }
 
     @Benchmark
