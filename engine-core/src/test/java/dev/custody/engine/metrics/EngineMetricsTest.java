@@ -18,6 +18,7 @@ import dev.custody.engine.log.DecisionEvent;
 import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.policy.Policy;
+import dev.custody.engine.schema.TriggerAction;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -141,6 +142,25 @@ class EngineMetricsTest {
                 // the two decisions refused before any lookup (blank id, another workspace) touch no cache
                 "custody.bundle.cache.gets{result=hit} 1",
                 "custody.bundle.cache.gets{result=miss} 3"), nonZero());
+    }
+
+    @Test
+    void theKindsNoTestCanProvokeThroughTheEngineAreCountedAsTheOthers() {
+        // a time-out and an internal error cannot be provoked deterministically through an engine: told directly
+        EngineMetrics metrics = EngineMetrics.builder(registry).build();
+        metrics.decided(WS, Decision.failClosed("a", TriggerAction.WITHDRAWAL_CREATE, FailureKind.TIME_BUDGET,
+                "time budget of 100 ms exceeded in rule `slow`", "p", "slow", 100_000_000L, List.of()), 100_000_000L);
+        metrics.decided(WS, Decision.failClosed("b", TriggerAction.WEB3_CONTRACT_CALL, FailureKind.INTERNAL,
+                "internal error while evaluating: NullPointerException", 5_000), 5_000);
+        metrics.decided(WS, Decision.failClosed(null, null, FailureKind.MALFORMED_ACTION, "unreadable", 0), 0);
+        assertEquals(sorted(
+                "custody.decisions{action=withdrawal.create,failure=time_budget,outcome=deny} 1",
+                "custody.decisions{action=web3.contract_call,failure=internal,outcome=deny} 1",
+                "custody.decisions{action=unknown,failure=malformed_action,outcome=deny} 1",
+                "custody.decision.duration{} 3",
+                "custody.rule.failures{failure=time_budget,policy=p,rule=slow} 1"), nonZero());
+        assertEquals(100_005_000L, (long) registry.get("custody.decision.duration").timer()
+                .totalTime(TimeUnit.NANOSECONDS));
     }
 
     @Test
