@@ -13,7 +13,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -103,7 +102,7 @@ public final class EngineMetrics implements EngineObserver {
     private final Counter hits;
     private final Counter misses;
     private final Map<RuleKey, Counter> rules = new ConcurrentHashMap<>();
-    private final Map<RuleKey, Counter> overflow = new HashMap<>();
+    private final Map<RuleKey, Counter> overflow = new ConcurrentHashMap<>();
 
     private EngineMetrics(Builder b) {
         this.registry = b.registry;
@@ -187,7 +186,11 @@ public final class EngineMetrics implements EngineObserver {
     private Counter rule(String name, String kindTag, String kind, Decision d) {
         RuleKey key = new RuleKey(name, kindTag, kind, d.policyId(), d.ruleId());
         Counter c = rules.get(key);
-        return c != null ? c : register(key);
+        if (c != null) {
+            return c;
+        }
+        // past the bound, a rule not seen before is counted without taking the lock
+        return rules.size() >= maxRuleMeters ? other(key) : register(key);
     }
 
     private synchronized Counter register(RuleKey key) {
@@ -196,11 +199,17 @@ public final class EngineMetrics implements EngineObserver {
             return c;
         }
         if (rules.size() >= maxRuleMeters) {
-            return overflow.computeIfAbsent(new RuleKey(key.name, key.kindTag, key.kind, OTHER, OTHER), this::meter);
+            return other(key);
         }
         c = meter(key);
         rules.put(key, c);
         return c;
+    }
+
+    private Counter other(RuleKey key) {
+        RuleKey other = new RuleKey(key.name, key.kindTag, key.kind, OTHER, OTHER);
+        Counter c = overflow.get(other);
+        return c != null ? c : overflow.computeIfAbsent(other, this::meter);
     }
 
     private Counter meter(RuleKey key) {

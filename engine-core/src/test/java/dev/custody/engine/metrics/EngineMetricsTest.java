@@ -184,6 +184,41 @@ class EngineMetricsTest {
     }
 
     @Test
+    void theBoundHoldsAndTotalsStayExactWhenThreadsMeetNewRulesAtOnce() throws Exception {
+        EngineMetrics metrics = EngineMetrics.builder(registry).maxRuleMeters(100).build();
+        int threads = 4;
+        int perThread = 500;
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> workers = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int id = t;
+            Thread w = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                for (int i = 0; i < perThread; i++) {
+                    // half the rules are shared by all threads, half are each thread's own
+                    String rule = i % 2 == 0 ? "shared-" + i : "t" + id + "-" + i;
+                    metrics.decided(WS, Decision.matched("a", TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "p",
+                            rule, null, 0, List.of()), 0);
+                }
+            });
+            w.start();
+            workers.add(w);
+        }
+        start.countDown();
+        for (Thread w : workers) {
+            w.join(30_000);
+        }
+        assertEquals(100, metrics.ruleMeters());
+        assertEquals(101, registry.find("custody.rule.matches").counters().size());
+        double total = registry.find("custody.rule.matches").counters().stream().mapToDouble(c -> c.count()).sum();
+        assertEquals(threads * perThread, total);
+    }
+
+    @Test
     void commonTagsAreOnEveryMeter() {
         EngineMetrics.builder(registry).tags(Tags.of("service", "withdrawals")).build();
         assertTrue(registry.getMeters().size() > 30);
