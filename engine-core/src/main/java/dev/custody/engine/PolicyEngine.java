@@ -3,6 +3,9 @@ package dev.custody.engine;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import com.github.benmanes.caffeine.cache.stats.StatsCounter;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.CostMeter;
@@ -97,6 +100,7 @@ public final class PolicyEngine {
     private final boolean warmUp;
     private final LoadListener listener;
     private final DecisionLog decisionLog;
+    private final EngineObserver observer;
     private final Clock clock;
     private final Cache<String, PolicyBundle> cache;
     private final Cache<List<Policy>, PolicyBundle> compiled;
@@ -106,12 +110,17 @@ public final class PolicyEngine {
         this.validator = new PolicyValidator(b.compiler);
         this.evaluator = Evaluator.builder().clock(b.clock).timeBudget(b.timeBudget).costLimit(b.costLimit).build();
         this.warmUp = b.warmUp;
-        this.listener = b.listener;
+        this.listener = both(b.listener, b.observer);
         this.decisionLog = b.decisionLog;
+        this.observer = b.observer;
         this.clock = b.clock;
         long validNanos = b.bundleTtl.toNanos();
         long invalidNanos = b.invalidBundleRetry.toNanos();
-        this.cache = Caffeine.newBuilder()
+        Caffeine<Object, Object> caffeine = Caffeine.newBuilder();
+        if (observer != null) {
+            caffeine.recordStats(() -> new ObserverStats(observer));
+        }
+        this.cache = caffeine
                 .maximumSize(b.maximumWorkspaces)
                 .expireAfter(new Expiry<String, PolicyBundle>() {
                     @Override
@@ -153,11 +162,13 @@ public final class PolicyEngine {
         Objects.requireNonNull(workspaceId, "workspaceId");
         Objects.requireNonNull(action, "action");
         if (workspaceId.isBlank()) {
-            return Decision.failClosed(action.id(), action.action(), FailureKind.LOAD, "workspace id is empty", 0);
+            return observed(PolicySource.NO_WORKSPACE, Decision.failClosed(action.id(), action.action(),
+                    FailureKind.LOAD, "workspace id is empty", 0), 0);
         }
         if (action.workspaceId() != null && !action.workspaceId().equalsIgnoreCase(workspaceId)) {
-            return Decision.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION,
-                    "action belongs to workspace `" + action.workspaceId() + "`, not `" + workspaceId + "`", 0);
+            return observed(key(workspaceId), Decision.failClosed(action.id(), action.action(),
+                    FailureKind.MALFORMED_ACTION,
+                    "action belongs to workspace `" + action.workspaceId() + "`, not `" + workspaceId + "`", 0), 0);
         }
         return decide(key(workspaceId), action, explain);
     }
@@ -173,9 +184,22 @@ public final class PolicyEngine {
     }
 
     private Decision decide(String key, Action action, boolean explain) {
+        long start = observer == null ? 0 : System.nanoTime();
         Decision d = decideUnlogged(key, action, explain);
         if (decisionLog != null) {
             decisionLog.offer(new DecisionEvent(key, action, d, clock.instant()));
+        }
+        return observer == null ? d : observed(key, d, System.nanoTime() - start);
+    }
+
+    /** Tells the observer (if any) about a decision; whatever it throws changes nothing. */
+    private Decision observed(String key, Decision d, long nanos) {
+        if (observer != null) {
+            try {
+                observer.decided(key, d, nanos);
+            } catch (RuntimeException | Error e) {
+                // an observer counts, it does not decide: its failure changes no decision
+            }
         }
         return d;
     }
@@ -300,6 +324,82 @@ public final class PolicyEngine {
         return evaluator.costLimit();
     }
 
+    /** The load listener and the observer, both told (either may be null). */
+    private static LoadListener both(LoadListener first, LoadListener second) {
+        if (first == null || second == null) {
+            return first == null ? second : first;
+        }
+        return new LoadListener() {
+            @Override
+            public void loaded(String workspaceId, List<BundleError> errors) {
+                try {
+                    first.loaded(workspaceId, errors);
+                } finally {
+                    second.loaded(workspaceId, errors);
+                }
+            }
+
+            @Override
+            public void failed(String workspaceId, String message) {
+                try {
+                    first.failed(workspaceId, message);
+                } finally {
+                    second.failed(workspaceId, message);
+                }
+            }
+        };
+    }
+
+    /** Caffeine's statistics of the bundle cache, handed to the observer as hits and misses (nothing kept). */
+    private static final class ObserverStats implements StatsCounter {
+        private final EngineObserver observer;
+
+        ObserverStats(EngineObserver observer) {
+            this.observer = observer;
+        }
+
+        @Override
+        public void recordHits(int count) {
+            tell(count, true);
+        }
+
+        @Override
+        public void recordMisses(int count) {
+            tell(count, false);
+        }
+
+        private void tell(int count, boolean hit) {
+            try {
+                for (int i = 0; i < count; i++) {
+                    if (hit) {
+                        observer.bundleCacheHit();
+                    } else {
+                        observer.bundleCacheMiss();
+                    }
+                }
+            } catch (RuntimeException | Error e) {
+                // as in observed(): counting changes no decision
+            }
+        }
+
+        @Override
+        public void recordLoadSuccess(long loadTime) {
+        }
+
+        @Override
+        public void recordLoadFailure(long loadTime) {
+        }
+
+        @Override
+        public void recordEviction(int weight, RemovalCause cause) {
+        }
+
+        @Override
+        public CacheStats snapshot() {
+            return CacheStats.empty();
+        }
+    }
+
     /** Why a workspace's policies could not be loaded. The message is one line, fit for a decision's error. */
     private static final class LoadFailure extends RuntimeException {
         LoadFailure(String message, Throwable cause) {
@@ -346,6 +446,7 @@ public final class PolicyEngine {
         private boolean warmUp = true;
         private LoadListener listener;
         private DecisionLog decisionLog;
+        private EngineObserver observer;
 
         private Builder(PolicySource source) {
             this.source = Objects.requireNonNull(source, "source");
@@ -433,6 +534,16 @@ public final class PolicyEngine {
          */
         public Builder decisionLog(DecisionLog log) {
             this.decisionLog = Objects.requireNonNull(log, "log");
+            return this;
+        }
+
+        /**
+         * Told synchronously about every decision, bundle cache lookup and bundle load (for metrics, see
+         * {@code dev.custody.engine.metrics.EngineMetrics}); default none. Called on the deciding thread; what it
+         * throws is ignored. A {@link #loadListener} is told as well.
+         */
+        public Builder observer(EngineObserver observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
             return this;
         }
 

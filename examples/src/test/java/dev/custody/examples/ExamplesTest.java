@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.main.Custody;
 import dev.custody.cli.ExitCode;
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.Outcome;
 import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -66,13 +64,5 @@ class ExamplesTest {
         assertEquals(1200, r.out().lines().count());
         assertTrue(r.out().lines().noneMatch(l -> l.contains("\"fail_closed\":true")), "no action fails closed");
         assertTrue(r.err().contains("  applied 430 `withdrawal.settled` events to the velocity ledger"), r.err());
-    }
-
-    @Test
-    void theEmbeddingExampleDecidesItsWithdrawal() {
-        Decision d = EmbeddingExample.decide(POLICIES);
-        assertEquals(Outcome.DENY, d.outcome());
-        assertEquals("proposer-ceiling", d.ruleId());
-        assertEquals("proposers may initiate withdrawals up to $5,000", d.reason());
     }
 }
