@@ -5,7 +5,11 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.internal.bundle.PolicyBundle;
+import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.RuleCompiler;
+import dev.custody.engine.coverage.EvaluationObserver;
+import dev.custody.engine.coverage.ObservedRule;
+import dev.custody.engine.internal.bundle.BoundRule;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
 import dev.custody.engine.eval.Decision;
@@ -14,11 +18,13 @@ import dev.custody.engine.log.DecisionEvent;
 import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.eval.FailureKind;
 import dev.custody.engine.payload.Action;
+import dev.custody.engine.payload.Payload;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.policy.PolicyValidator;
 import dev.custody.engine.schema.Limits;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -71,6 +77,11 @@ import java.util.Objects;
  * once per invalidation, and counting it would deny the first action after every approval in a large
  * workspace.
  *
+ * <h2>Coverage</h2>
+ * An {@link EvaluationObserver} set on {@link Builder#observer} is told the rules of every bundle built and every
+ * rule each decision evaluated, once the decision is made (docs/design.md §7.5); it cannot change a decision.
+ * Without one (the default) the engine does no coverage work.
+ *
  * <h2>Nothing escapes</h2>
  * {@link #evaluate} never throws (null arguments aside): whatever the source, the compiler or a rule throws,
  * {@link Exception} or {@link Error} alike ({@code StackOverflowError}, {@code NoClassDefFoundError},
@@ -90,6 +101,7 @@ public final class PolicyEngine {
     private final boolean redecideTimeBudget;
     private final LoadListener listener;
     private final DecisionLog decisionLog;
+    private final EvaluationObserver observer;
     private final Clock clock;
     private final Cache<String, PolicyBundle> cache;
     private final Cache<List<Policy>, PolicyBundle> compiled;
@@ -102,6 +114,7 @@ public final class PolicyEngine {
         this.redecideTimeBudget = b.redecideTimeBudget;
         this.listener = b.listener;
         this.decisionLog = b.decisionLog;
+        this.observer = b.observer;
         this.clock = b.clock;
         long validNanos = b.bundleTtl.toNanos();
         long invalidNanos = b.invalidBundleRetry.toNanos();
@@ -181,11 +194,43 @@ public final class PolicyEngine {
         } catch (LoadFailure e) {
             return Decision.failClosed(action.id(), action.action(), FailureKind.LOAD, e.getMessage(), 0);
         }
+        if (observer != null) {
+            return decideObserved(bundle, action, explain);
+        }
         Decision d = evaluator.evaluate(bundle, action, explain);
         if (redecideTimeBudget && d.failure() == FailureKind.TIME_BUDGET) {
             d = evaluator.evaluate(bundle, action, explain);
         }
         return d;
+    }
+
+    /** What one evaluation ran, kept while it decides and reported to the observer once it has decided. */
+    private record Evaluated(BoundRule rule, Payload payload, ConditionResult result) {}
+
+    /**
+     * {@link #decideUnlogged} with an observer: the same evaluations, remembered, then reported (only those of the
+     * decision returned), outside the time budget; whatever the observer throws is dropped.
+     */
+    private Decision decideObserved(PolicyBundle bundle, Action action, boolean explain) {
+        List<Evaluated> seen = new ArrayList<>();
+        Evaluator.RuleSink sink = (rule, payload, result) -> seen.add(new Evaluated(rule, payload, result));
+        Decision d = evaluator.evaluate(bundle, action, explain, sink);
+        if (redecideTimeBudget && d.failure() == FailureKind.TIME_BUDGET) {
+            seen.clear();
+            d = evaluator.evaluate(bundle, action, explain, sink);
+        }
+        try {
+            for (Evaluated e : seen) {
+                observer.ruleEvaluated(observed(e.rule()), e.payload(), e.result());
+            }
+        } catch (RuntimeException | Error e) {
+            // an observer is told, it does not decide
+        }
+        return d;
+    }
+
+    private static ObservedRule observed(BoundRule rule) {
+        return new ObservedRule(rule.policyId(), rule.ruleId(), rule.effect(), rule.condition());
     }
 
     /**
@@ -260,6 +305,13 @@ public final class PolicyEngine {
 
     private PolicyBundle compile(List<Policy> policies) {
         PolicyBundle bundle = PolicyBundle.compile(policies, validator);
+        if (observer != null && bundle.valid()) {
+            try {
+                observer.rulesLoaded(bundle.rules().stream().map(PolicyEngine::observed).toList());
+            } catch (RuntimeException | Error e) {
+                // as in decideObserved(): an observer's failure changes no decision
+            }
+        }
         return warmUp && bundle.valid() ? bundle.warmUp() : bundle;
     }
 
@@ -339,6 +391,7 @@ public final class PolicyEngine {
         private boolean redecideTimeBudget;
         private LoadListener listener;
         private DecisionLog decisionLog;
+        private EvaluationObserver observer;
 
         private Builder(PolicySource source) {
             this.source = Objects.requireNonNull(source, "source");
@@ -422,6 +475,16 @@ public final class PolicyEngine {
          */
         public Builder decisionLog(DecisionLog log) {
             this.decisionLog = Objects.requireNonNull(log, "log");
+            return this;
+        }
+
+        /**
+         * Told the rules of every bundle built and every rule each decision evaluated, for coverage
+         * ({@link dev.custody.engine.coverage.CoverageRecorder}); default none, and then the engine does no
+         * coverage work. It never changes a decision (see {@link EvaluationObserver}).
+         */
+        public Builder observer(EvaluationObserver observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
             return this;
         }
 
