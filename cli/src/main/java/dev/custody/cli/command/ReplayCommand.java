@@ -8,7 +8,9 @@ import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
+import dev.custody.cli.Compilers;
 import dev.custody.engine.PolicyEngine;
+import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.replay.Replayer;
 import dev.custody.engine.replay.StreamLedger;
@@ -144,6 +146,9 @@ public final class ReplayCommand implements Callable<Integer> {
                     + "Not with --assume-settled."})
     Velocity velocity;
 
+    @Mixin
+    CoverageOptions coverage;
+
     @Option(names = "--threads", paramLabel = "N",
             description = "Threads that parse and decide (default: the number of processors). The output order is "
                     + "the stream's whatever the number.")
@@ -164,15 +169,23 @@ public final class ReplayCommand implements Callable<Integer> {
         if ((actions == null) == (fromLog == null)) {
             throw CliException.usage("give either `--actions FILE` or `--from-log LOG`");
         }
+        coverage.checkWritable();
+        CoverageRecorder recorder = coverage.recorder();
         if (fromLog != null) {
-            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget, err, "policies");
-            return LogReplay.run(fromLog, env.stdin(), local, format == Format.text ? LogReplay.Format.text
+            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget, err, "policies",
+                    recorder);
+            seed(recorder, local);
+            int code = LogReplay.run(fromLog, env.stdin(), local, format == Format.text ? LogReplay.Format.text
                     : LogReplay.Format.jsonl, out, err);
+            return recorder != null && CoverageFiles.finish(coverage, recorder, local.documents(), err)
+                    ? ExitCode.INPUT : code;
         }
         try (ActionStream stream = streamOptions.open(actions, env.stdin());
                 ReplayPipeline pipeline = new ReplayPipeline(
                         threads != null ? threads : Runtime.getRuntime().availableProcessors())) {
-            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget, err, "policies");
+            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget, err, "policies",
+                    recorder);
+            seed(recorder, local);
             if (local.documents().isEmpty()) {
                 err.println("warning: no policy files under the given paths; every action is NO_MATCH");
             }
@@ -215,8 +228,16 @@ public final class ReplayCommand implements Callable<Integer> {
             out.flush();
             StreamOptions.checkAccounted(stream, summary.actions() + summary.eventRecords(), "replay");
             summary.print(err, Inputs.STDIN.equals(actions) ? "standard input" : "`" + actions + "`");
+            boolean below = recorder != null && CoverageFiles.finish(coverage, recorder, local.documents(), err);
             err.flush();
-            return summary.malformedLines() > 0 || local.failed() ? ExitCode.INPUT : ExitCode.OK;
+            return summary.malformedLines() > 0 || local.failed() || below ? ExitCode.INPUT : ExitCode.OK;
+        }
+    }
+
+    /** Lists every rule of the files with the recorder first, in declaration order (when coverage is on). */
+    private static void seed(CoverageRecorder recorder, LocalEngine local) {
+        if (recorder != null) {
+            CoverageFiles.seed(recorder, local.documents(), Compilers.shared());
         }
     }
 
