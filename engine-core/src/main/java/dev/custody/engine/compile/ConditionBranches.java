@@ -21,9 +21,8 @@ import java.util.Set;
  * The branches of a compiled condition, for coverage: every operand of {@code &&}, {@code ||} and {@code !},
  * the condition of every {@code ?:} and each of its arms that is a boolean, and every comparison
  * ({@code ==}, {@code !=}, {@code <}, {@code <=}, {@code >}, {@code >=}), each once, with where it stands in
- * the condition text. {@link #observe} evaluates the condition once more, on cel-java's interpreter under an
- * evaluation listener, and reports each branch that evaluated to a boolean, in the order cel-java evaluated
- * them.
+ * the condition text. {@link #observe} evaluates the condition once more and reports each branch that
+ * evaluated to a boolean.
  *
  * <h2>What is counted</h2>
  * cel-java calls the listener for each sub-expression it evaluated, with its value, so a branch is reported
@@ -34,6 +33,13 @@ import java.util.Set;
  * iteration. The compiled form ({@link ClosureCompiler}) decides exactly as cel-java (a differential property
  * pins it, docs/design.md §7.8), so these are the outcomes of the evaluation that decided; the
  * parts cel-java's macros add (the accumulator of {@code all}/{@code exists}) are not branches.
+ *
+ * <h2>How it evaluates</h2>
+ * Running cel-java under a listener costs several times what the compiled form costs, so a condition inside a
+ * small fragment (field reads, {@code has()}, constants, logical operators, comparisons, {@code in} over a
+ * constant list, string tests) is evaluated by a {@link BranchProbe} that follows cel-java's order and
+ * short-circuits and notes each branch's value; any other condition, and any value the probe was not built for,
+ * is evaluated on cel-java under the listener. A differential test holds the two to the same outcomes.
  *
  * <h2>Positions</h2>
  * A branch's span runs from the first to the last token of its sub-expression (parentheses around it are not
@@ -80,12 +86,26 @@ public final class ConditionBranches {
     /** Expression ids of the branches, sorted, and the branch index of each. */
     private final long[] ids;
     private final int[] indexOfId;
+    /** The fast evaluation of the branches, or null when the condition is outside its fragment. */
+    private final BranchProbe probe;
 
     private ConditionBranches(CompiledCondition condition, List<Branch> branches, long[] ids, int[] indexOfId) {
         this.condition = condition;
         this.branches = branches;
         this.ids = ids;
         this.indexOfId = indexOfId;
+        this.probe = BranchProbe.build(condition.ast().getExpr(), this::indexOf);
+    }
+
+    /** The branch index of an expression id, or -1. */
+    private int indexOf(long id) {
+        int i = Arrays.binarySearch(ids, id);
+        return i >= 0 ? indexOfId[i] : -1;
+    }
+
+    /** Whether the branches are evaluated without cel-java (when the values fit, see {@link BranchProbe}). */
+    boolean probed() {
+        return probe != null;
     }
 
     /** The branches of a condition, in order of position (an enclosing branch before the ones inside it). */
@@ -172,6 +192,37 @@ public final class ConditionBranches {
         if (ids.length == 0) {
             return;
         }
+        if (!observeProbed(payload, outcomes)) {
+            observeInterpreted(payload, outcomes);
+        }
+    }
+
+    /**
+     * {@link #observe} by the probe alone: false (and nothing reported) when there is no probe or it gave up on
+     * a value it was not built for.
+     */
+    boolean observeProbed(Payload payload, Outcomes outcomes) {
+        if (probe == null) {
+            return false;
+        }
+        byte[] seen = new byte[ids.length];
+        try {
+            probe.run(payload.sections(), seen);
+        } catch (BranchProbe.Unsure e) {
+            return false;
+        } catch (RuntimeException | StackOverflowError e) {
+            return true; // not expected; the decision has its own result, coverage reports nothing for this one
+        }
+        for (int i = 0; i < seen.length; i++) {
+            if (seen[i] != 0) {
+                outcomes.outcome(i, seen[i] == 1);
+            }
+        }
+        return true;
+    }
+
+    /** {@link #observe} on cel-java under an evaluation listener, whether or not there is a probe. */
+    void observeInterpreted(Payload payload, Outcomes outcomes) {
         Map<String, Map<String, Object>> sections = payload.sections();
         CelVariableResolver resolver = name -> Optional.ofNullable(sections.get(name));
         CelEvaluationListener listener = (expr, result) -> {

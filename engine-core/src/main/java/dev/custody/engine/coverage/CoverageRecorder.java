@@ -62,8 +62,11 @@ public final class CoverageRecorder implements EvaluationObserver {
         }
     }
 
-    /** By rule as the engine hands it over (its compiled condition compares by identity): the fast path. */
-    private final Map<ObservedRule, Counters> byRule = new ConcurrentHashMap<>();
+    /**
+     * By compiled condition (compared by identity; every rule of a bundle has its own): the fast path, checked
+     * against the rule's ids.
+     */
+    private final Map<CompiledCondition, Counters> byCondition = new ConcurrentHashMap<>();
     /** By identity, in the order first seen; guarded by itself. */
     private final Map<Key, Counters> byKey = new LinkedHashMap<>();
 
@@ -89,11 +92,11 @@ public final class CoverageRecorder implements EvaluationObserver {
     }
 
     private Counters counters(ObservedRule rule) {
-        Counters c = byRule.get(rule);
-        if (c != null) {
+        CompiledCondition condition = rule.condition();
+        Counters c = byCondition.get(condition);
+        if (c != null && c.key.ruleId().equals(rule.ruleId()) && c.key.policyId().equals(rule.policyId())) {
             return c;
         }
-        CompiledCondition condition = rule.condition();
         Key key = new Key(rule.policyId(), rule.ruleId(), condition.action(), condition.source());
         synchronized (byKey) {
             c = byKey.get(key);
@@ -102,8 +105,9 @@ public final class CoverageRecorder implements EvaluationObserver {
                 byKey.put(key, c);
             }
         }
-        // the branches found on one compiled form serve every other compile of the same text
-        byRule.put(rule, c);
+        // the branches found on one compiled form serve every other compile of the same text; a compiled form
+        // shared by two rules (no compiler does that today) stays on this slower path
+        byCondition.putIfAbsent(condition, c);
         return c;
     }
 
