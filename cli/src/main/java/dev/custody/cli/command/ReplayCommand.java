@@ -54,6 +54,10 @@ import picocli.CommandLine.Spec;
  * actions are evaluated exactly as given (as the engine library does) and event records are only counted.
  * Exit 1 when a line (action or event) was malformed
  * or the policies did not load or compile.
+ *
+ * <p>With {@code --coverage}, {@code --coverage-html} or {@code --coverage-threshold} the engine counts coverage
+ * ({@link CoverageOptions}, docs/design.md §7.5); the decisions and their output are the same, and coverage below
+ * the threshold exits 1.
  */
 @Command(name = "replay",
         mixinStandardHelpOptions = true,
@@ -66,6 +70,8 @@ import picocli.CommandLine.Spec;
             "  custody replay --policies policies/ --actions last-month.jsonl \\",
             "      --format jsonl > decisions.jsonl",
             "  custody replay --policies policies/ --actions - --explain < action.jsonl",
+            "  custody replay --policies policies/ --actions last-month.jsonl \\",
+            "      --coverage coverage.json --coverage-html coverage/",
             "",
             "Formats: text (one line per action), jsonl (one decision record per line),",
             "json (one document: {\"decisions\": [...], \"summary\": {...}}).",

@@ -49,7 +49,8 @@ import picocli.CommandLine.Spec;
  * against the file's policies exactly as {@code replay} would (one bundle per workspace, fail-closed) and
  * compared with its {@code expect}. Reports pass/fail per case, problems of the files themselves, and a
  * coverage line naming the enabled rules of active policies that never evaluated to true in any case. Exit 1
- * when a case fails or a file has problems (including policies that do not load or compile).
+ * when a case fails or a file has problems (including policies that do not load or compile), or when branch
+ * coverage ({@code --coverage…}, docs/design.md §7.5) is below {@code --coverage-threshold}.
  */
 @Command(name = "test",
         mixinStandardHelpOptions = true,
