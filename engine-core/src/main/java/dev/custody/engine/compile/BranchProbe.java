@@ -223,28 +223,10 @@ final class BranchProbe {
             }
             case "_==_", "_!=_" -> {
                 boolean eq = f.equals("_==_");
-                Node left = node(args.get(0), branchOf);
-                Node right = node(args.get(1), branchOf);
-                return (sections, outcomes) -> {
-                    Object l = left.eval(sections, outcomes);
-                    Object r = right.eval(sections, outcomes);
-                    if (l == ERROR || r == ERROR) {
-                        return ERROR;
-                    }
-                    return equal(l, r) == eq;
-                };
+                return binary(args, branchOf, (l, r) -> equal(l, r) == eq);
             }
             case "_<_", "_<=_", "_>_", "_>=_" -> {
-                Node left = node(args.get(0), branchOf);
-                Node right = node(args.get(1), branchOf);
-                return (sections, outcomes) -> {
-                    Object l = left.eval(sections, outcomes);
-                    Object r = right.eval(sections, outcomes);
-                    if (l == ERROR || r == ERROR) {
-                        return ERROR;
-                    }
-                    return ordered(f, l, r);
-                };
+                return binary(args, branchOf, (l, r) -> ordered(f, l, r));
             }
             case "@in" -> {
                 if (args.get(1).getKind() != CelExpr.ExprKind.Kind.LIST) {
@@ -275,26 +257,34 @@ final class BranchProbe {
                 };
             }
             case "_+_" -> {
-                Node left = node(args.get(0), branchOf);
-                Node right = node(args.get(1), branchOf);
-                return (sections, outcomes) -> {
-                    Object l = left.eval(sections, outcomes);
-                    Object r = right.eval(sections, outcomes);
-                    if (l == ERROR || r == ERROR) {
-                        return ERROR;
-                    }
+                return binary(args, branchOf, (l, r) -> {
                     if (l instanceof Double a && r instanceof Double b) {
                         return a + b;
                     }
                     if (l instanceof Long a && r instanceof Long b) {
-                        long s = a + b;
-                        return ((a ^ s) & (b ^ s)) < 0 ? ERROR : (Object) s;
+                        long sum = a + b;
+                        return ((a ^ sum) & (b ^ sum)) < 0 ? ERROR : (Object) sum;
                     }
                     throw Unsure.INSTANCE;
-                };
+                });
             }
             default -> throw Unsure.INSTANCE;
         }
+    }
+
+    /** Both operands, left first; an error in either is the result, else {@code op} of the two values. */
+    private static Node binary(List<CelExpr> args, java.util.function.LongToIntFunction branchOf,
+            java.util.function.BinaryOperator<Object> op) {
+        if (args.size() != 2) {
+            throw Unsure.INSTANCE;
+        }
+        Node left = node(args.get(0), branchOf);
+        Node right = node(args.get(1), branchOf);
+        return (sections, outcomes) -> {
+            Object l = left.eval(sections, outcomes);
+            Object r = right.eval(sections, outcomes);
+            return l == ERROR || r == ERROR ? ERROR : op.apply(l, r);
+        };
     }
 
     /** A boolean or an error as {@code &&}, {@code ||}, {@code !} and {@code ?:} see it; anything else gives up. */
@@ -327,18 +317,13 @@ final class BranchProbe {
 
     /** {@code <}, {@code <=}, {@code >}, {@code >=} on two numbers as cel-java orders them. */
     private static boolean ordered(String f, Object l, Object r) {
-        if (l instanceof Double x && r instanceof Double y) {
-            double a = x;
-            double b = y;
-            return switch (f) {
-                case "_<_" -> a < b;
-                case "_<=_" -> a <= b;
-                case "_>_" -> a > b;
-                default -> a >= b;
-            };
-        }
         int c;
-        if (l instanceof Long x && r instanceof Long y) {
+        if (l instanceof Double x && r instanceof Double y) {
+            if (x.isNaN() || y.isNaN()) {
+                return false;
+            }
+            c = x < y ? -1 : x > y ? 1 : 0; // -0.0 and 0.0 are equal, as with the primitive operators
+        } else if (l instanceof Long x && r instanceof Long y) {
             c = Long.compare(x, y);
         } else if (l instanceof Double x && r instanceof Long y) {
             c = doubleVersusLong(x, y);
