@@ -26,7 +26,7 @@ final class CoverageOptions {
     Path html;
 
     @Option(names = "--coverage-threshold", paramLabel = "PERCENT", converter = PercentConverter.class,
-            description = "Exit 1 when fewer than PERCENT % of branch outcomes were seen "
+            description = "Exit 1 when fewer than PERCENT %% of branch outcomes were seen "
                     + "(100 x outcomes seen / (2 x branches); a branch has two outcomes, true and false).")
     BigDecimal threshold;
 

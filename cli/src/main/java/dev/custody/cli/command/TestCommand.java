@@ -61,8 +61,8 @@ import picocli.CommandLine.Spec;
         footer = {
             "  custody test policies/tests/",
             "  custody test --format junit policies/tests/ > policy-tests.xml",
-            "  custody test policies/tests/ --coverage coverage.json --coverage-html coverage/ \\",
-            "      --coverage-threshold 80",
+            "  custody test policies/tests/ --coverage coverage.json \\",
+            "      --coverage-html coverage/ --coverage-threshold 80",
             "",
             "A test file:",
             "  policies: [../limits.yaml]  # relative to the test file, or inline policies",

@@ -20,11 +20,11 @@ import java.util.concurrent.atomic.LongAdder;
  * how often it was true and false. {@link #report()} takes a snapshot.
  *
  * <h2>How branches are counted</h2>
- * Each evaluated rule whose condition has branches is evaluated once more, on cel-java's interpreter under an
- * evaluation listener, after the decision and outside its time budget ({@link EvaluationObserver}); the
- * decision itself ran on the compiled path, which decides exactly as cel-java does (docs/design.md §7.8). So
- * recording coverage costs about one interpreted evaluation per evaluated rule, and nothing when no recorder is
- * set.
+ * Each evaluated rule whose condition has branches is evaluated once more ({@link ConditionBranches#observe}),
+ * after the decision and outside its time budget ({@link EvaluationObserver}): by a small probe that follows
+ * cel-java's evaluation order when the condition fits its fragment, else on cel-java under an evaluation
+ * listener. The decision itself ran on the compiled path, which decides exactly as cel-java does
+ * (docs/design.md §7.8). Nothing is evaluated when no recorder is set.
  *
  * <h2>Identity of a rule</h2>
  * A rule is its policy id, rule id, trigger action and condition text: the bundles of several workspaces (or of
