@@ -8,8 +8,12 @@ import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import com.github.benmanes.caffeine.cache.stats.StatsCounter;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.internal.bundle.PolicyBundle;
+import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.compile.RuleCompiler;
+import dev.custody.engine.coverage.EvaluationObserver;
+import dev.custody.engine.coverage.ObservedRule;
+import dev.custody.engine.internal.bundle.BoundRule;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
 import dev.custody.engine.eval.Decision;
@@ -18,10 +22,12 @@ import dev.custody.engine.log.DecisionEvent;
 import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.eval.FailureKind;
 import dev.custody.engine.payload.Action;
+import dev.custody.engine.payload.Payload;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.policy.PolicyValidator;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -80,6 +86,11 @@ import java.util.Objects;
  * source's own time-outs and done once per invalidation, and counting it would deny the first action after
  * every approval in a large workspace.
  *
+ * <h2>Coverage</h2>
+ * An {@link EvaluationObserver} set on {@link Builder#evaluationObserver} is told the rules of every bundle built and every
+ * rule each decision evaluated, once the decision is made (docs/design.md §7.5); it cannot change a decision.
+ * Without one (the default) the engine does no coverage work.
+ *
  * <h2>Nothing escapes</h2>
  * {@link #evaluate} never throws (null arguments aside): whatever the source, the compiler or a rule throws,
  * {@link Exception} or {@link Error} alike ({@code StackOverflowError}, {@code NoClassDefFoundError},
@@ -101,6 +112,7 @@ public final class PolicyEngine {
     private final LoadListener listener;
     private final DecisionLog decisionLog;
     private final EngineObserver observer;
+    private final EvaluationObserver evaluationObserver;
     private final Clock clock;
     private final Cache<String, PolicyBundle> cache;
     private final Cache<List<Policy>, PolicyBundle> compiled;
@@ -113,6 +125,7 @@ public final class PolicyEngine {
         this.listener = both(b.listener, b.observer);
         this.decisionLog = b.decisionLog;
         this.observer = b.observer;
+        this.evaluationObserver = b.evaluationObserver;
         this.clock = b.clock;
         long validNanos = b.bundleTtl.toNanos();
         long invalidNanos = b.invalidBundleRetry.toNanos();
@@ -211,7 +224,35 @@ public final class PolicyEngine {
         } catch (LoadFailure e) {
             return Decision.failClosed(action.id(), action.action(), FailureKind.LOAD, e.getMessage(), 0);
         }
+        if (evaluationObserver != null) {
+            return decideObserved(bundle, action, explain);
+        }
         return evaluator.evaluate(bundle, action, explain);
+    }
+
+    /** What one evaluation ran, kept while it decides and reported to the observer once it has decided. */
+    private record Evaluated(BoundRule rule, Payload payload, ConditionResult result) {}
+
+    /**
+     * {@link #decideUnlogged} with an observer: the same evaluations, remembered, then reported (only those of the
+     * decision returned), outside the time budget; whatever the observer throws is dropped.
+     */
+    private Decision decideObserved(PolicyBundle bundle, Action action, boolean explain) {
+        List<Evaluated> seen = new ArrayList<>();
+        Evaluator.RuleSink sink = (rule, payload, result) -> seen.add(new Evaluated(rule, payload, result));
+        Decision d = evaluator.evaluate(bundle, action, explain, sink);
+        try {
+            for (Evaluated e : seen) {
+                evaluationObserver.ruleEvaluated(observed(e.rule()), e.payload(), e.result());
+            }
+        } catch (RuntimeException | Error e) {
+            // an observer is told, it does not decide
+        }
+        return d;
+    }
+
+    private static ObservedRule observed(BoundRule rule) {
+        return new ObservedRule(rule.policyId(), rule.ruleId(), rule.effect(), rule.condition());
     }
 
     /**
@@ -286,6 +327,13 @@ public final class PolicyEngine {
 
     private PolicyBundle compile(List<Policy> policies) {
         PolicyBundle bundle = PolicyBundle.compile(policies, validator);
+        if (evaluationObserver != null && bundle.valid()) {
+            try {
+                evaluationObserver.rulesLoaded(bundle.rules().stream().map(PolicyEngine::observed).toList());
+            } catch (RuntimeException | Error e) {
+                // as in decideObserved(): an observer's failure changes no decision
+            }
+        }
         return warmUp && bundle.valid() ? bundle.warmUp() : bundle;
     }
 
@@ -447,6 +495,7 @@ public final class PolicyEngine {
         private LoadListener listener;
         private DecisionLog decisionLog;
         private EngineObserver observer;
+        private EvaluationObserver evaluationObserver;
 
         private Builder(PolicySource source) {
             this.source = Objects.requireNonNull(source, "source");
@@ -544,6 +593,16 @@ public final class PolicyEngine {
          */
         public Builder observer(EngineObserver observer) {
             this.observer = Objects.requireNonNull(observer, "observer");
+            return this;
+        }
+
+        /**
+         * Told the rules of every bundle built and every rule each decision evaluated, for coverage
+         * ({@link dev.custody.engine.coverage.CoverageRecorder}); default none, and then the engine does no
+         * coverage work. It never changes a decision (see {@link EvaluationObserver}).
+         */
+        public Builder evaluationObserver(EvaluationObserver observer) {
+            this.evaluationObserver = Objects.requireNonNull(observer, "observer");
             return this;
         }
 

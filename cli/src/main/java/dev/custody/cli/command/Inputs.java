@@ -48,7 +48,7 @@ final class Inputs {
         }
     }
 
-    private static String reason(IOException e) {
+    static String reason(IOException e) {
         String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage().strip();
         return m.isEmpty() ? m : Character.toLowerCase(m.charAt(0)) + m.substring(1);
     }

@@ -4,6 +4,7 @@ import dev.custody.cli.Compilers;
 import dev.custody.engine.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;
+import dev.custody.engine.coverage.EvaluationObserver;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.policy.Finding;
 import dev.custody.engine.policy.PolicyDocument;
@@ -38,11 +39,15 @@ final class LocalEngine {
     private volatile boolean failed;
 
     private LocalEngine(FilePolicySource source, Clock clock, Duration budget, long costLimit, PrintWriter err,
-            String label) {
+            String label, EvaluationObserver observer) {
         this.source = source;
         this.err = err;
         this.label = label;
-        this.engine = PolicyEngine.builder(source)
+        PolicyEngine.Builder builder = PolicyEngine.builder(source);
+        if (observer != null) {
+            builder.evaluationObserver(observer);
+        }
+        this.engine = builder
                 .compiler(Compilers.shared())
                 .clock(clock)
                 .timeBudget(budget)
@@ -76,13 +81,19 @@ final class LocalEngine {
      */
     static LocalEngine read(List<Path> paths, Clock clock, Duration budget, long costLimit, PrintWriter err,
             String label) throws IOException {
-        return of(FilePolicySource.read(paths), clock, budget, costLimit, err, label);
+        return read(paths, clock, budget, costLimit, err, label, null);
+    }
+
+    /** {@link #read}, with an observer for coverage ({@code --coverage}) when not null. */
+    static LocalEngine read(List<Path> paths, Clock clock, Duration budget, long costLimit, PrintWriter err,
+            String label, EvaluationObserver observer) throws IOException {
+        return new LocalEngine(FilePolicySource.read(paths), clock, budget, costLimit, err, label, observer);
     }
 
     /** An engine over policy documents already read. */
     static LocalEngine of(FilePolicySource source, Clock clock, Duration budget, long costLimit, PrintWriter err,
             String label) {
-        return new LocalEngine(source, clock, budget, costLimit, err, label);
+        return new LocalEngine(source, clock, budget, costLimit, err, label, null);
     }
 
     PolicyEngine engine() {

@@ -8,7 +8,9 @@ import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
+import dev.custody.cli.Compilers;
 import dev.custody.engine.PolicyEngine;
+import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.replay.Replayer;
 import dev.custody.engine.replay.StreamLedger;
@@ -52,6 +54,10 @@ import picocli.CommandLine.Spec;
  * actions are evaluated exactly as given (as the engine library does) and event records are only counted.
  * Exit 1 when a line (action or event) was malformed
  * or the policies did not load or compile.
+ *
+ * <p>With {@code --coverage}, {@code --coverage-html} or {@code --coverage-threshold} the engine counts coverage
+ * ({@link CoverageOptions}, docs/design.md §7.5); the decisions and their output are the same, and coverage below
+ * the threshold exits 1.
  */
 @Command(name = "replay",
         mixinStandardHelpOptions = true,
@@ -64,6 +70,8 @@ import picocli.CommandLine.Spec;
             "  custody replay --policies policies/ --actions last-month.jsonl \\",
             "      --format jsonl > decisions.jsonl",
             "  custody replay --policies policies/ --actions - --explain < action.jsonl",
+            "  custody replay --policies policies/ --actions last-month.jsonl \\",
+            "      --coverage coverage.json --coverage-html coverage/",
             "",
             "Formats: text (one line per action), jsonl (one decision record per line),",
             "json (one document: {\"decisions\": [...], \"summary\": {...}}).",
@@ -144,6 +152,9 @@ public final class ReplayCommand implements Callable<Integer> {
                     + "Not with --assume-settled."})
     Velocity velocity;
 
+    @Mixin
+    CoverageOptions coverage;
+
     @Option(names = "--threads", paramLabel = "N",
             description = "Threads that parse and decide (default: the number of processors). The output order is "
                     + "the stream's whatever the number.")
@@ -164,15 +175,23 @@ public final class ReplayCommand implements Callable<Integer> {
         if ((actions == null) == (fromLog == null)) {
             throw CliException.usage("give either `--actions FILE` or `--from-log LOG`");
         }
+        coverage.checkWritable();
+        CoverageRecorder recorder = coverage.recorder();
         if (fromLog != null) {
-            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget, evaluation.costLimit, err, "policies");
-            return LogReplay.run(fromLog, env.stdin(), local, format == Format.text ? LogReplay.Format.text
+            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget,
+                    evaluation.costLimit, err, "policies", recorder);
+            seed(recorder, local);
+            int code = LogReplay.run(fromLog, env.stdin(), local, format == Format.text ? LogReplay.Format.text
                     : LogReplay.Format.jsonl, out, err);
+            return recorder != null && CoverageFiles.finish(coverage, recorder, local.documents(), err)
+                    ? ExitCode.INPUT : code;
         }
         try (ActionStream stream = streamOptions.open(actions, env.stdin());
                 ReplayPipeline pipeline = new ReplayPipeline(
                         threads != null ? threads : Runtime.getRuntime().availableProcessors())) {
-            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget, evaluation.costLimit, err, "policies");
+            LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget,
+                    evaluation.costLimit, err, "policies", recorder);
+            seed(recorder, local);
             if (local.documents().isEmpty()) {
                 err.println("warning: no policy files under the given paths; every action is NO_MATCH");
             }
@@ -215,8 +234,16 @@ public final class ReplayCommand implements Callable<Integer> {
             out.flush();
             StreamOptions.checkAccounted(stream, summary.actions() + summary.eventRecords(), "replay");
             summary.print(err, Inputs.STDIN.equals(actions) ? "standard input" : "`" + actions + "`");
+            boolean below = recorder != null && CoverageFiles.finish(coverage, recorder, local.documents(), err);
             err.flush();
-            return summary.malformedLines() > 0 || local.failed() ? ExitCode.INPUT : ExitCode.OK;
+            return summary.malformedLines() > 0 || local.failed() || below ? ExitCode.INPUT : ExitCode.OK;
+        }
+    }
+
+    /** Lists every rule of the files with the recorder first, in declaration order (when coverage is on). */
+    private static void seed(CoverageRecorder recorder, LocalEngine local) {
+        if (recorder != null) {
+            CoverageFiles.seed(recorder, local.documents(), Compilers.shared());
         }
     }
 

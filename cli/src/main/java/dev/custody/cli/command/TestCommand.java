@@ -11,6 +11,7 @@ import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
+import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.PolicyDocument;
@@ -49,7 +50,8 @@ import picocli.CommandLine.Spec;
  * against the file's policies exactly as {@code replay} would (one bundle per workspace, fail-closed) and
  * compared with its {@code expect}. Reports pass/fail per case, problems of the files themselves, and a
  * coverage line naming the enabled rules of active policies that never evaluated to true in any case. Exit 1
- * when a case fails or a file has problems (including policies that do not load or compile).
+ * when a case fails or a file has problems (including policies that do not load or compile), or when branch
+ * coverage ({@code --coverage…}, docs/design.md §7.5) is below {@code --coverage-threshold}.
  */
 @Command(name = "test",
         mixinStandardHelpOptions = true,
@@ -60,6 +62,8 @@ import picocli.CommandLine.Spec;
         footer = {
             "  custody test policies/tests/",
             "  custody test --format junit policies/tests/ > policy-tests.xml",
+            "  custody test policies/tests/ --coverage coverage.json \\",
+            "      --coverage-html coverage/ --coverage-threshold 80",
             "",
             "A test file:",
             "  policies: [../limits.yaml]  # relative to the test file, or inline policies",
@@ -102,6 +106,14 @@ public final class TestCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Test files, or directories searched for them.")
     List<Path> paths;
 
+    @Mixin
+    CoverageOptions coverage;
+
+    /** Counts coverage over every file's cases when {@code --coverage…} is given, else null. */
+    private CoverageRecorder recorder;
+    /** The policy files the cases ran against, each once, in the order first met (for the HTML pages). */
+    private final Map<String, PolicyDocument> documents = new LinkedHashMap<>();
+
     /** The outcome of one case. */
     record CaseResult(PolicyTestFile.Case testCase, Decision actual, String failure, long nanos) {
         boolean passed() {
@@ -121,6 +133,8 @@ public final class TestCommand implements Callable<Integer> {
         if (files.isEmpty()) {
             throw CliException.input("no policy test files (*.test.yaml, *.test.yml, *.test.json) under the given paths");
         }
+        coverage.checkWritable();
+        recorder = coverage.recorder();
         PolicyValidator validator = new PolicyValidator(Compilers.shared());
         List<FileResult> results = new ArrayList<>();
         Set<RuleRef> rules = new LinkedHashSet<>();
@@ -145,7 +159,11 @@ public final class TestCommand implements Callable<Integer> {
             default -> throw new IllegalStateException(format.name());
         }
         out.flush();
-        return failed > 0 || problems > 0 ? ExitCode.INPUT : ExitCode.OK;
+        PrintWriter err = spec.commandLine().getErr();
+        boolean below = recorder != null
+                && CoverageFiles.finish(coverage, recorder, List.copyOf(documents.values()), err);
+        err.flush();
+        return failed > 0 || problems > 0 || below ? ExitCode.INPUT : ExitCode.OK;
     }
 
     private FileResult run(PolicyTestFile file, PolicyValidator validator, Set<RuleRef> rules, Set<RuleRef> matched) {
@@ -157,6 +175,10 @@ public final class TestCommand implements Callable<Integer> {
             source.readErrors().forEach(f -> problems.add(new PolicyTestFile.Problem(f.file(), f.line(), f.column(),
                     "policy file: " + f.diagnostic().message())));
         } else {
+            if (recorder != null) {
+                source.documents().forEach(d -> documents.putIfAbsent(d.file(), d));
+                CoverageFiles.seed(recorder, source.documents(), validator.compiler());
+            }
             for (PolicyDocument doc : source.documents()) {
                 for (SourcedPolicy sp : doc.policies()) {
                     Policy p = sp.policy();
@@ -172,7 +194,11 @@ public final class TestCommand implements Callable<Integer> {
         }
         // the cases decide through the engine a service embeds; compile errors are collected once per bundle
         Set<List<BundleError>> invalid = Collections.newSetFromMap(new IdentityHashMap<>());
-        PolicyEngine engine = PolicyEngine.builder(source)
+        PolicyEngine.Builder builder = PolicyEngine.builder(source);
+        if (recorder != null) {
+            builder.evaluationObserver(recorder);
+        }
+        PolicyEngine engine = builder
                 .compiler(validator.compiler())
                 .timeBudget(timeBudget)
                 .costLimit(costLimit)

@@ -137,6 +137,11 @@ public final class CompiledCondition {
         return program;
     }
 
+    /** The checked syntax tree, for {@link ConditionBranches}. */
+    CelAbstractSyntaxTree ast() {
+        return ast;
+    }
+
     /**
      * Whether the condition has a compiled form: it is evaluated by a tree of Java closures translated from
      * its checked syntax tree rather than by cel-java's interpreter, with the same result (see the class

@@ -114,11 +114,20 @@ public final class Evaluator {
      * @param explain whether to record every evaluated rule with its result in {@link Decision#trace()}
      */
     public Decision evaluate(PolicyBundle bundle, Action action, boolean explain) {
+        return evaluate(bundle, action, explain, null);
+    }
+
+    /**
+     * Decides an action, telling {@code seen} (when not null) of every rule it evaluated, in the order it did,
+     * with the rule's result: what coverage counts. {@code seen} is told on the deciding thread, inside the
+     * time budget, so it must only remember (the engine reports to its observer once the decision is made).
+     */
+    public Decision evaluate(PolicyBundle bundle, Action action, boolean explain, RuleSink seen) {
         Objects.requireNonNull(bundle, "bundle");
         Objects.requireNonNull(action, "action");
         long start = System.nanoTime();
         try {
-            Decision d = decide(bundle, action, explain, start);
+            Decision d = decide(bundle, action, explain, start, seen);
             return bundle.revision() == null ? d : d.inBundle(bundle.revision());
         } catch (RuntimeException | Error e) {
             // Nothing below is expected to throw; if it does, the action is still denied.
@@ -127,7 +136,7 @@ public final class Evaluator {
         }
     }
 
-    private Decision decide(PolicyBundle bundle, Action action, boolean explain, long start) {
+    private Decision decide(PolicyBundle bundle, Action action, boolean explain, long start, RuleSink seen) {
         if (!bundle.valid()) {
             List<BundleError> errors = bundle.errors();
             String more = errors.size() > 1 ? " (and " + (errors.size() - 1) + " more)" : "";
@@ -159,6 +168,9 @@ public final class Evaluator {
             ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, budget.deadline(), cost);
             budget.ran(rule);
             record(trace, explain, rule, result, t0);
+            if (seen != null) {
+                seen.evaluated(rule, payload, result);
+            }
             if (result instanceof ConditionResult.Value v) {
                 if (v.value()) {
                     return decided(action, Outcome.DENY, rule, start, trace);
@@ -193,6 +205,9 @@ public final class Evaluator {
             ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, budget.deadline(), cost);
             budget.ran(rule);
             record(trace, explain, rule, result, t0);
+            if (seen != null) {
+                seen.evaluated(rule, payload, result);
+            }
             if (result instanceof ConditionResult.Value v) {
                 if (v.value() && firstTrue == null) {
                     firstTrue = rule;
@@ -312,6 +327,13 @@ public final class Evaluator {
     private String budgetText() {
         Duration d = Duration.ofNanos(budgetNanos);
         return d.toMillis() > 0 && d.toNanos() % 1_000_000 == 0 ? d.toMillis() + " ms" : d.toNanos() / 1000 + " µs";
+    }
+
+    /** Told of each rule an evaluation ran, with its result (see {@link #evaluate(PolicyBundle, Action, boolean, RuleSink)}). */
+    @FunctionalInterface
+    public interface RuleSink {
+        /** A rule ran on {@code payload} (the action as checked) and gave {@code result}. */
+        void evaluated(BoundRule rule, Payload payload, ConditionResult result);
     }
 
     /** Builds an {@link Evaluator}. Not thread-safe; the evaluator it builds is. */

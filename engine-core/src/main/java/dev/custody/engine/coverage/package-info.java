@@ -1,0 +1,11 @@
+/**
+ * Coverage of policies by the actions decided: which rules ran and how often each was true, false or failed
+ * ({@link dev.custody.engine.coverage.CoverageReport.RuleCoverage}), and how often each branch of each
+ * condition was true and false ({@link dev.custody.engine.coverage.CoverageReport.BranchCoverage}).
+ *
+ * <p>The engine reports to an {@link dev.custody.engine.coverage.EvaluationObserver} set on
+ * {@link dev.custody.engine.PolicyEngine.Builder#observer}; {@link dev.custody.engine.coverage.CoverageRecorder}
+ * is the observer that counts. Without an observer the engine does no coverage work at all. Coverage is
+ * told after a decision is made and never changes one (docs/design.md §7.5).
+ */
+package dev.custody.engine.coverage;
