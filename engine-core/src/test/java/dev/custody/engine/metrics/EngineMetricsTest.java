@@ -89,8 +89,8 @@ class EngineMetricsTest {
                 "custody.bundle.loads{result=compiled} 1",
                 "custody.bundle.cache.gets{result=hit} 3",
                 "custody.bundle.cache.gets{result=miss} 1"), nonZero());
-        // registered up front, so dashboards see zeros: (allow, no_match, deny, deny × 6 kinds) × 3 actions
-        assertEquals(27, registry.find("custody.decisions").counters().size());
+        // registered up front, so dashboards see zeros: (allow, no_match, deny, deny × 7 kinds) × 3 actions
+        assertEquals(30, registry.find("custody.decisions").counters().size());
         assertEquals(3, registry.find("custody.bundle.loads").counters().size());
         assertEquals(2, registry.find("custody.bundle.cache.gets").counters().size());
         assertTrue(registry.get("custody.decision.duration").timer().totalTime(TimeUnit.NANOSECONDS) > 0);
