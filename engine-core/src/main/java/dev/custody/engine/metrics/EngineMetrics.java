@@ -38,7 +38,7 @@ import java.util.concurrent.TimeUnit;
  *       <td>{@code action} ({@code withdrawal.create}, {@code web3.contract_call}, {@code unknown}),
  *           {@code outcome} ({@code allow}, {@code deny}, {@code no_match}),
  *           {@code failure} ({@code none}, {@code load}, {@code compile}, {@code malformed_action},
- *           {@code rule_error}, {@code time_budget}, {@code internal})</td>
+ *           {@code rule_error}, {@code cost_budget}, {@code time_budget}, {@code internal})</td>
  *       <td>decisions returned by {@code evaluate}; a fail-closed DENY carries its failure kind</td></tr>
  *   <tr><td>{@code custody.decision.duration}</td><td>timer</td><td>none</td>
  *       <td>the time {@code evaluate} took, bundle lookup (and a load on a cache miss) included</td></tr>
@@ -46,7 +46,7 @@ import java.util.concurrent.TimeUnit;
  *       <td>{@code policy}, {@code rule}, {@code outcome} ({@code allow}, {@code deny})</td>
  *       <td>decisions a rule decided (the attributed rule: first true rule of the winning effect)</td></tr>
  *   <tr><td>{@code custody.rule.failures}</td><td>counter</td>
- *       <td>{@code policy}, {@code rule}, {@code failure} ({@code rule_error}, {@code time_budget})</td>
+ *       <td>{@code policy}, {@code rule}, {@code failure} ({@code rule_error}, {@code cost_budget}, {@code time_budget})</td>
  *       <td>fail-closed decisions attributed to a rule</td></tr>
  *   <tr><td>{@code custody.bundle.loads}</td><td>counter</td>
  *       <td>{@code result} ({@code compiled}, {@code compile_failed}, {@code load_failed})</td>
