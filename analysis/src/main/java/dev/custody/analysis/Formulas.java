@@ -101,11 +101,7 @@ final class Formulas implements AutoCloseable {
             for (BoolExpr b : parts) {
                 solver.add(b);
             }
-            long t0 = System.nanoTime();
             Status s = solver.check();
-            if (System.getenv("CUSTODY_SMT_TRACE") != null) {
-                System.err.println((System.nanoTime() - t0) / 1000 + " us " + s);
-            }
             return new Answer(s, s == Status.SATISFIABLE ? solver.getModel() : null);
         } finally {
             solver.pop();

@@ -76,11 +76,12 @@ public final class SemanticDiff {
                 continue;
             }
             try (Formulas f = new Formulas(a, List.of(base, head), timeoutMs)) {
+                List<String> opaque = new ArrayList<>();
                 for (PolicySet s : List.of(base, head)) {
                     for (AnalyzedRule r : s.rules(a)) {
                         String reason = f.rule(r).reason();
                         if (reason != null) {
-                            undecided.add("rule `" + r.label() + "` (" + r.file() + ":" + r.line() + ":" + r.column()
+                            opaque.add("rule `" + r.label() + "` (" + r.file() + ":" + r.line() + ":" + r.column()
                                     + ") is not analysed: " + reason);
                         }
                     }
@@ -90,9 +91,12 @@ public final class SemanticDiff {
                 Outcomes h = outcomes(f, head.rules(a), keys);
                 Context ctx = f.ctx;
                 BoolExpr differ = ctx.mkOr(ctx.mkNot(ctx.mkEq(b.code, h.code)), ctx.mkNot(ctx.mkEq(b.rule, h.rule)));
-                if (f.check(differ).unsat()) {
+                Formulas.Answer any = f.check(differ);
+                if (any.unsat()) {
+                    // proved, even with rules outside the fragment (unchanged ones share their variables)
                     continue;
                 }
+                int before = undecided.size();
                 for (Outcome from : Outcome.values()) {
                     for (Outcome to : Outcome.values()) {
                         if (from == Outcome.NO_MATCH && to == Outcome.NO_MATCH) {
@@ -120,6 +124,13 @@ public final class SemanticDiff {
                             undecided.add("the solver found a " + what + " change, but its witness did not replay");
                         }
                     }
+                }
+                if (undecided.size() > before || !any.sat()) {
+                    undecided.addAll(opaque);
+                }
+                if (!any.sat() && !any.unsat()) {
+                    undecided.add("the solver did not decide within " + timeoutMs + " ms whether the "
+                            + a.wireName() + " decisions differ");
                 }
             }
         }
