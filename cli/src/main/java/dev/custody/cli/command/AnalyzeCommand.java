@@ -49,8 +49,9 @@ import picocli.CommandLine.Spec;
             "  custody analyze --action withdrawal.create --format json policies/",
             "  custody analyze --format sarif policies/ > analysis.sarif   # code scanning",
             "",
-            "Severities: unsatisfiable and may_error are errors (exit 1); always_true, duplicate,",
-            "shadowed and overridden are warnings; not_analyzed and unknown are notes (no claim).",
+            "Severities: unsatisfiable and may_error are errors (exit 1); always_true,",
+            "duplicate, shadowed and overridden are warnings; not_analyzed and unknown",
+            "are notes (no claim).",
         })
 public final class AnalyzeCommand implements Callable<Integer> {
 

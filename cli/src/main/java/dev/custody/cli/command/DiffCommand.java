@@ -48,7 +48,7 @@ import picocli.CommandLine.Spec;
             "  custody diff --base old/limits.yaml --head new/limits.yaml \\",
             "      --actions month.jsonl --fail-on-change",
             "  custody diff --base old/ --head new/ --actions month.jsonl --format jsonl",
-            "  custody diff --semantic --base old/ --head new/          # every valid action, proved",
+            "  custody diff --semantic --base old/ --head new/   # every valid action",
         })
 public final class DiffCommand implements Callable<Integer> {
     private static final int MAX_MALFORMED_REPORTED = 20;
