@@ -32,8 +32,11 @@ final class Formulas implements AutoCloseable {
         }
     }
 
-    /** A rule's formulas; {@code reason} is non-null when the rule is outside the fragment (free variables). */
-    record RuleFormula(BoolExpr isTrue, BoolExpr fails, String reason) {}
+    /**
+     * A rule's formulas: {@code isTrue}/{@code fails} include its policy's targeting, {@code value}/{@code error}
+     * are the condition's alone; {@code reason} is non-null when the rule is outside the fragment (free variables).
+     */
+    record RuleFormula(BoolExpr isTrue, BoolExpr fails, BoolExpr value, BoolExpr error, String reason) {}
 
     final Context ctx;
     final ActionSpace space;
@@ -85,7 +88,8 @@ final class Formulas implements AutoCloseable {
             value = free[0];
             error = free[1];
         }
-        return new RuleFormula(ctx.mkAnd(applies, ctx.mkNot(error), value), ctx.mkAnd(applies, error), reason);
+        return new RuleFormula(ctx.mkAnd(applies, ctx.mkNot(error), value), ctx.mkAnd(applies, error), value, error,
+                reason);
     }
 
     /** Whether the rule's policy targets the action's wallet and workspace. */

@@ -109,14 +109,20 @@ public final class PolicyAnalyzer {
                 unknown++;
                 out.add(unknown(r, "whether the rule is always true"));
             }
-            unknown += order(f, kept, r, replay, out);
+            List<com.microsoft.z3.Model> samples = new ArrayList<>();
+            samples.add(canBeTrue.model());
+            if (canBeOther.sat()) {
+                samples.add(canBeOther.model());
+            }
+            unknown += order(f, kept, r, replay, samples, out);
         }
         unknown += mayError(f, kept, r, replay, out);
         return unknown == 0;
     }
 
     /** duplicate, shadowed and overridden; returns the number of unknown answers. */
-    private int order(Formulas f, List<AnalyzedRule> kept, AnalyzedRule r, Replay replay, List<AnalysisFinding> out) {
+    private int order(Formulas f, List<AnalyzedRule> kept, AnalyzedRule r, Replay replay,
+            List<com.microsoft.z3.Model> samples, List<AnalysisFinding> out) {
         Formulas.RuleFormula rf = f.rule(r);
         int unknown = 0;
         List<AnalyzedRule> earlier = new ArrayList<>();
@@ -134,10 +140,14 @@ public final class PolicyAnalyzer {
                 continue;
             }
             // same value and same failure on every action, targeting aside
-            BoolExpr rv = f.ctx.mkAnd(f.not(conditionError(f, r)), conditionValue(f, r));
-            BoolExpr sv = f.ctx.mkAnd(f.not(conditionError(f, s)), conditionValue(f, s));
-            Formulas.Answer differ = f.check(f.ctx.mkOr(f.ctx.mkXor(rv, sv),
-                    f.ctx.mkXor(conditionError(f, r), conditionError(f, s))));
+            BoolExpr rv = f.ctx.mkAnd(f.not(rf.error()), rf.value());
+            BoolExpr sv = f.ctx.mkAnd(f.not(sf.error()), sf.value());
+            BoolExpr same = f.ctx.mkAnd(f.ctx.mkEq(rv, sv), f.ctx.mkEq(rf.error(), sf.error()));
+            // a sample action on which the two differ settles it without a query
+            if (samples.stream().anyMatch(m -> m.eval(same, true).isFalse())) {
+                continue;
+            }
+            Formulas.Answer differ = f.check(f.ctx.mkOr(f.ctx.mkXor(rv, sv), f.ctx.mkXor(rf.error(), sf.error())));
             if (differ.unsat()) {
                 out.add(new AnalysisFinding(FindingKind.DUPLICATE, r, List.of(s),
                         "same condition and effect as the earlier rule `" + s.label() + "`", null));
@@ -185,22 +195,6 @@ public final class PolicyAnalyzer {
             }
         }
         return unknown;
-    }
-
-    private static BoolExpr conditionValue(Formulas f, AnalyzedRule r) {
-        try {
-            return ConditionEncoder.encode(f.ctx, f.space, r.condition().checkedAst()).value();
-        } catch (OutsideFragment e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static BoolExpr conditionError(Formulas f, AnalyzedRule r) {
-        try {
-            return ConditionEncoder.encode(f.ctx, f.space, r.condition().checkedAst()).error();
-        } catch (OutsideFragment e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     /**
