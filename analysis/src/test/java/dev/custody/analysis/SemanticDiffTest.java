@@ -111,7 +111,7 @@ class SemanticDiffTest {
     @Test
     void theExampleRevision() {
         PolicySet b = Fixtures.read(Path.of("../examples/policies/role-limits.yaml"));
-        PolicySet h = Fixtures.read(Path.of("../examples/analysis/revision/role-limits.yaml"));
+        PolicySet h = Fixtures.read(Path.of("../examples/revision/role-limits.yaml"));
         SemanticDiff.Result r = new SemanticDiff(Fixtures.COMPILER, 5000).compare(b, h, Optional.empty());
         assertEquals(1, r.differences().size(), r.toString());
         SemanticDiff.Difference d = r.differences().get(0);

@@ -132,7 +132,7 @@ class AnalyzeCommandTest {
     @Test
     void semanticDiffOfTheExampleRevision() throws Exception {
         Cli.Result r = Cli.run("diff", "--semantic", "--base", "../examples/policies/role-limits.yaml", "--head",
-                "../examples/analysis/revision/role-limits.yaml", "--format", "json");
+                "../examples/revision/role-limits.yaml", "--format", "json");
         assertEquals(ExitCode.INPUT, r.exit(), r.err());
         JsonNode root = JSON.readTree(r.out());
         assertEquals(false, root.get("equivalent").asBoolean());
@@ -145,7 +145,7 @@ class AnalyzeCommandTest {
         Path w = dir.resolve("w.jsonl");
         Files.writeString(w, JSON.writeValueAsString(d.get("witness")) + "\n");
         Cli.Result diff = Cli.run("diff", "--base", "../examples/policies/role-limits.yaml", "--head",
-                "../examples/analysis/revision/role-limits.yaml", "--actions", w.toString(), "--format", "jsonl");
+                "../examples/revision/role-limits.yaml", "--actions", w.toString(), "--format", "jsonl");
         assertTrue(diff.out().contains("\"signer-ceiling-2027\""), diff.out());
     }
 
