@@ -8,7 +8,10 @@ public enum FindingKind {
     UNSATISFIABLE("error"),
     /** Every valid action makes the rule true. */
     ALWAYS_TRUE("warning"),
-    /** An earlier rule with the same effect and condition (same results and same failures on every action). */
+    /**
+     * An earlier rule with the same effect and an equivalent condition (same results and same failures on every
+     * action) whose policy targets every wallet and workspace this rule's does: it never gets attribution.
+     */
     DUPLICATE("warning"),
     /** Whenever the rule is true, an earlier rule of the same effect that targets the action's wallet is too. */
     SHADOWED("warning"),

@@ -148,7 +148,9 @@ public final class PolicyAnalyzer {
                 continue;
             }
             Formulas.Answer differ = f.check(f.ctx.mkOr(f.ctx.mkXor(rv, sv), f.ctx.mkXor(rf.error(), sf.error())));
-            if (differ.unsat()) {
+            // a duplicate must also apply wherever r does (its policy targets every wallet and workspace r's
+            // does), or r still decides on the wallets only it targets
+            if (differ.unsat() && f.check(f.applies(r), f.not(f.applies(s))).unsat()) {
                 out.add(new AnalysisFinding(FindingKind.DUPLICATE, r, List.of(s),
                         "same condition and effect as the earlier rule `" + s.label() + "`", null));
                 return unknown;

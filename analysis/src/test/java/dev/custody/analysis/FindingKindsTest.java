@@ -77,6 +77,10 @@ class FindingKindsTest {
                         "a", "DENY", "withdrawal.value_usd > 10 && withdrawal.is_whitelisted",
                         "b", "DENY", "withdrawal.is_whitelisted && !(withdrawal.value_usd <= 10)"),
                         List.of("duplicate b a")),
+                new Case("an equivalent rule of fewer wallets is no duplicate", "- " + Fixtures.policy("one", "a",
+                        "DENY", "withdrawal.value_usd > 10").replace("\n", "\n  ") + "wallet_ids: [" + W1 + "]\n- "
+                        + Fixtures.policy("all", "b", "DENY", "10 < withdrawal.value_usd").replace("\n", "\n  "),
+                        List.of()),
                 new Case("may_error on an absent optional field", Fixtures.policy("p",
                         "email", "DENY", "principal.user_email == \"ops@example.com\""),
                         List.of("may_error email")),
