@@ -48,6 +48,7 @@ import picocli.CommandLine.Spec;
             "  custody diff --base old/limits.yaml --head new/limits.yaml \\",
             "      --actions month.jsonl --fail-on-change",
             "  custody diff --base old/ --head new/ --actions month.jsonl --format jsonl",
+            "  custody diff --semantic --base old/ --head new/   # every valid action",
         })
 public final class DiffCommand implements Callable<Integer> {
     private static final int MAX_MALFORMED_REPORTED = 20;
@@ -75,9 +76,22 @@ public final class DiffCommand implements Callable<Integer> {
             description = "Policy files or directories after the change.")
     List<Path> head;
 
-    @Option(names = "--actions", required = true, paramLabel = "FILE",
+    @Option(names = "--actions", paramLabel = "FILE",
             description = "Action stream, one JSON action per line; `-` reads standard input.")
     String actions;
+
+    @Option(names = "--semantic",
+            description = "Instead of a stream: prove with an SMT solver whether the sets decide every valid action "
+                    + "alike (decision and attribution), with one replayed witness action per kind of change.")
+    boolean semantic;
+
+    @Option(names = "--action", paramLabel = "ACTION",
+            description = "With --semantic: only actions of this trigger action.")
+    String action;
+
+    @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "5000",
+            description = "With --semantic: time-out of one solver query in milliseconds (default: ${DEFAULT-VALUE}).")
+    long timeoutMs;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
             description = "Output format: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
@@ -111,6 +125,12 @@ public final class DiffCommand implements Callable<Integer> {
         CliEnvironment env = root.environment();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        if (semantic) {
+            return SemanticDiffOutput.run(this, out, err);
+        }
+        if (actions == null) {
+            throw CliException.usage("missing `--actions FILE` (or use `--semantic` to compare every valid action)");
+        }
         if (velocity == ReplayCommand.Velocity.given && assumeSettled) {
             throw CliException.usage("`--assume-settled` needs a velocity ledger; it cannot be used with "
                     + "`--velocity given`");

@@ -2,7 +2,6 @@ package dev.custody.cli.command;
 
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.diagnostic.Diagnostic;
-import dev.custody.engine.diagnostic.DiagnosticCode;
 import dev.custody.engine.policy.Finding;
 import java.io.File;
 import java.nio.file.Path;
@@ -23,45 +22,59 @@ final class Sarif {
 
     private Sarif() {}
 
+    /** One SARIF result: a finding of rule {@code ruleId} at file:line:column (line 0 when unknown). */
+    record Result(String ruleId, String level, String message, String file, int line, int column,
+            Map<String, Object> properties) {}
+
     static Map<String, Object> report(List<LintCommand.LintedFile> files) {
-        TreeMap<String, DiagnosticCode> used = new TreeMap<>();
-        for (LintCommand.LintedFile f : files) {
-            for (Finding x : f.findings()) {
-                used.put(x.diagnostic().code().id(), x.diagnostic().code());
-            }
-        }
-        List<Object> rules = new ArrayList<>();
-        Map<String, Integer> index = new LinkedHashMap<>();
-        for (Map.Entry<String, DiagnosticCode> e : used.entrySet()) {
-            index.put(e.getKey(), rules.size());
-            Map<String, Object> rule = new LinkedHashMap<>();
-            rule.put("id", e.getKey());
-            rule.put("shortDescription", Map.of("text", Diagnostics.describe(e.getValue())));
-            rules.add(rule);
-        }
-        List<Object> results = new ArrayList<>();
+        Map<String, String> descriptions = new TreeMap<>();
+        List<Result> results = new ArrayList<>();
         for (LintCommand.LintedFile f : files) {
             for (Finding x : f.findings()) {
                 Diagnostic d = x.diagnostic();
-                Map<String, Object> result = new LinkedHashMap<>();
-                result.put("ruleId", d.code().id());
-                result.put("ruleIndex", index.get(d.code().id()));
-                result.put("level", d.isError() ? "error" : "warning");
-                result.put("message", Map.of("text", d.message() + (d.hint() == null ? "" : " (hint: " + d.hint() + ")")));
-                Map<String, Object> physical = new LinkedHashMap<>();
-                physical.put("artifactLocation", Map.of("uri", uri(x.file())));
-                if (x.line() > 0) {
-                    Map<String, Object> region = new LinkedHashMap<>();
-                    region.put("startLine", x.line());
-                    region.put("startColumn", Math.max(1, x.column()));
-                    physical.put("region", region);
-                }
-                result.put("locations", List.of(Map.of("physicalLocation", physical)));
-                if (!x.pointer().isEmpty()) {
-                    result.put("properties", Map.of("pointer", x.pointer()));
-                }
-                results.add(result);
+                descriptions.put(d.code().id(), Diagnostics.describe(d.code()));
+                results.add(new Result(d.code().id(), d.isError() ? "error" : "warning",
+                        d.message() + (d.hint() == null ? "" : " (hint: " + d.hint() + ")"), x.file(), x.line(),
+                        x.column(), x.pointer().isEmpty() ? Map.of() : Map.of("pointer", x.pointer())));
             }
+        }
+        return log(descriptions, results);
+    }
+
+    /**
+     * A SARIF log of one run of {@code custody}: {@code tool.driver.rules} are the rule ids of {@code descriptions}
+     * (sorted), each result points at its rule by id and index.
+     */
+    static Map<String, Object> log(Map<String, String> descriptions, List<Result> found) {
+        List<Object> rules = new ArrayList<>();
+        Map<String, Integer> index = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : new TreeMap<>(descriptions).entrySet()) {
+            index.put(e.getKey(), rules.size());
+            Map<String, Object> rule = new LinkedHashMap<>();
+            rule.put("id", e.getKey());
+            rule.put("shortDescription", Map.of("text", e.getValue()));
+            rules.add(rule);
+        }
+        List<Object> results = new ArrayList<>();
+        for (Result x : found) {
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("ruleId", x.ruleId());
+            result.put("ruleIndex", index.get(x.ruleId()));
+            result.put("level", x.level());
+            result.put("message", Map.of("text", x.message()));
+            Map<String, Object> physical = new LinkedHashMap<>();
+            physical.put("artifactLocation", Map.of("uri", uri(x.file())));
+            if (x.line() > 0) {
+                Map<String, Object> region = new LinkedHashMap<>();
+                region.put("startLine", x.line());
+                region.put("startColumn", Math.max(1, x.column()));
+                physical.put("region", region);
+            }
+            result.put("locations", List.of(Map.of("physicalLocation", physical)));
+            if (!x.properties().isEmpty()) {
+                result.put("properties", x.properties());
+            }
+            results.add(result);
         }
         Map<String, Object> driver = new LinkedHashMap<>();
         driver.put("name", "custody");

@@ -8,6 +8,7 @@ import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
 
 import dev.custody.cli.command.BenchCommand;
+import dev.custody.cli.command.AnalyzeCommand;
 import dev.custody.cli.command.DiffCommand;
 import dev.custody.cli.command.EvalCommand;
 import dev.custody.cli.command.LintCommand;
@@ -65,6 +66,7 @@ public final class Custody implements Callable<Integer>, CliRoot {
             EvalCommand.class,
             ReplayCommand.class,
             DiffCommand.class,
+            AnalyzeCommand.class,
             TestCommand.class,
             BenchCommand.class,
             SchemaCommand.class,

@@ -208,6 +208,7 @@ public final class Session {
             case AT -> at(args);
             case POLICIES -> args.isEmpty() ? listPolicies() : loadPolicies(args);
             case DECIDE -> decide(args);
+            case ANALYZE -> analyze(args);
             case SCHEMA -> schema(args);
             case HELP -> help(args);
             case QUIT -> {
@@ -607,6 +608,29 @@ public final class Session {
             line("the policies do not compile: `:decide` denies every action (fail-closed)");
         }
         return Status.OK;
+    }
+
+    /** {@code :analyze [A]}: {@code custody analyze} over the loaded policies, in its text form. */
+    private Status analyze(List<String> args) {
+        if (args.size() > 1) {
+            throw new CommandError("`:analyze` takes at most one trigger action; got `" + String.join(" ", args) + "`");
+        }
+        if (engine == null) {
+            throw new CommandError("no policies loaded; load them with `:policies PATH...`");
+        }
+        java.util.Optional<TriggerAction> only = java.util.Optional.empty();
+        if (!args.isEmpty()) {
+            only = java.util.Optional.of(TriggerAction.fromWireName(args.get(0)).orElseThrow(() -> new CommandError(
+                    "unknown trigger action `" + args.get(0) + "`; trigger actions: withdrawal.create, "
+                            + "web3.contract_call")));
+        }
+        dev.custody.analysis.PolicySet set = dev.custody.analysis.PolicySet.of(policyDocuments, compiler);
+        set.problems().forEach(p -> line("error: " + p));
+        dev.custody.analysis.AnalysisReport report = new dev.custody.analysis.PolicyAnalyzer(compiler,
+                dev.custody.analysis.PolicyAnalyzer.DEFAULT_TIMEOUT_MS).analyze(set, only);
+        dev.custody.cli.command.AnalyzeCommand.printText(report, out);
+        out.flush();
+        return report.hasErrors() || !set.problems().isEmpty() ? Status.ERROR : Status.OK;
     }
 
     private Status decide(List<String> args) {

@@ -17,6 +17,7 @@ enum Verb {
     AT("at", "[TIMESTAMP|now]", "set the instant behind context.* (ISO-8601, e.g. 2026-11-02T14:05:00Z)"),
     POLICIES("policies", "[PATH...]", "load and compile policy files and directories (no PATH: list them)"),
     DECIDE("decide", "[--explain]", "decide the payload against the loaded policies"),
+    ANALYZE("analyze", "[A]", "prove facts about the loaded rules for every valid action"),
     SCHEMA("schema", "[SECTION|A]", "list the fields of the current action, of a section or of an action"),
     HELP("help", "", "print this help"),
     QUIT("quit", "", "leave the REPL (Ctrl-D also leaves)");

@@ -20,7 +20,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 class CustodyTest {
-    static final List<String> VERBS = List.of("validate", "lint", "eval", "replay", "diff", "test", "bench", "schema");
+    static final List<String> VERBS = List.of("validate", "lint", "eval", "replay", "diff", "test", "bench", "schema",
+            "analyze");
 
     @Test
     void versionPrintsTheProjectVersion() {

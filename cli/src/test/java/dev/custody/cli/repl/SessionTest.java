@@ -447,6 +447,16 @@ class SessionTest {
         }
 
         @Test
+        void analyzeProvesFactsAboutTheLoadedPolicies() {
+            assertRun(":analyze", Status.ERROR, "error: no policies loaded; load them with `:policies PATH...`\n");
+            run(":policies limits.yaml");
+            assertRun(":analyze", Status.OK, "2 rules, 2 analysed: 0 errors, 0 warnings, 0 notes\n");
+            assertRun(":analyze web3.contract_call", Status.OK, "0 rules, 0 analysed: 0 errors, 0 warnings, 0 notes\n");
+            assertRun(":analyze web3", Status.ERROR, "error: unknown trigger action `web3`; trigger actions: "
+                    + "withdrawal.create, web3.contract_call\n");
+        }
+
+        @Test
         void loadsPoliciesAndDecides() {
             assertRun(":policies limits.yaml", Status.OK, "loaded 1 file: 1 active policy, 2 enabled rules\n");
             run(":set withdrawal.value_usd 12000");
@@ -598,6 +608,7 @@ class SessionTest {
                       :at [TIMESTAMP|now]  set the instant behind context.* (ISO-8601, e.g. 2026-11-02T14:05:00Z)
                       :policies [PATH...]  load and compile policy files and directories (no PATH: list them)
                       :decide [--explain]  decide the payload against the loaded policies
+                      :analyze [A]         prove facts about the loaded rules for every valid action
                       :schema [SECTION|A]  list the fields of the current action, of a section or of an action
                       :help                print this help
                       :quit                leave the REPL (Ctrl-D also leaves)

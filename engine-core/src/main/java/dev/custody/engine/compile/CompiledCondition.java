@@ -152,6 +152,15 @@ public final class CompiledCondition {
         return compiled != null;
     }
 
+    /**
+     * The checked syntax tree the condition was compiled from (types and references resolved), for tools that
+     * reason about conditions without evaluating them, such as the SMT analysis of module {@code custody-analysis}.
+     * Immutable.
+     */
+    public CelAbstractSyntaxTree checkedAst() {
+        return ast;
+    }
+
     /** The condition text. */
     public String source() {
         return source;

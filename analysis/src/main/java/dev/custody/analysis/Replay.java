@@ -1,0 +1,52 @@
+package dev.custody.analysis;
+
+import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.PolicyEngine;
+import dev.custody.engine.compile.ConditionResult;
+import dev.custody.engine.compile.RuleCompiler;
+import dev.custody.engine.eval.Decision;
+import dev.custody.engine.payload.Action;
+import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.payload.PayloadResult;
+import dev.custody.engine.payload.PayloadValidator;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Replays witness actions through the engine, so that no witness is reported that does not show what it
+ * claims. Not thread-safe.
+ */
+final class Replay {
+    private final PolicyEngine engine;
+
+    Replay(PolicySet set, RuleCompiler compiler) {
+        this.engine = PolicyEngine.builder(FilePolicySource.of(set.documents())).compiler(compiler)
+                .timeBudget(Duration.ofSeconds(10)).build();
+    }
+
+    /** The engine's decision for a witness; empty when the witness is not a readable action. */
+    Optional<Decision> decide(Map<String, Object> witness) {
+        return action(witness).map(a -> engine.evaluate(a, false));
+    }
+
+    /** What one rule's condition gives on the witness: TRUE, FALSE, or empty for a failure / unreadable action. */
+    static Optional<Boolean> value(AnalyzedRule rule, Map<String, Object> witness) {
+        Optional<Action> a = action(witness);
+        if (a.isEmpty()) {
+            return Optional.empty();
+        }
+        PayloadResult p = PayloadValidator.validate(a.get(), Instant.parse((String) witness.get("at")));
+        if (!(p instanceof PayloadResult.Valid v)) {
+            return Optional.empty();
+        }
+        ConditionResult r = rule.condition().evaluate(v.payload(), System.nanoTime() + 5_000_000_000L);
+        return r instanceof ConditionResult.Value b ? Optional.of(b.value()) : Optional.empty();
+    }
+
+    static Optional<Action> action(Map<String, Object> witness) {
+        return ActionReader.fromMap(new java.util.LinkedHashMap<>(witness)) instanceof ActionReader.Read r
+                ? Optional.of(r.action()) : Optional.empty();
+    }
+}
