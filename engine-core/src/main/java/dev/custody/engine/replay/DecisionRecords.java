@@ -1,24 +1,32 @@
-package dev.custody.cli.command;
+package dev.custody.engine.replay;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.FailureKind;
-import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.eval.TraceEntry;
 import java.io.IOException;
 
 /**
- * The decision record of docs/design.md §4, streamed with a Jackson generator: {@code id, action, decision,
- * policy_id, rule_id, reason, fail_closed, failure, error, bundle_revision, elapsed_us}, plus {@code trace} with {@code --explain}
- * (each evaluated rule: {@code policy_id, rule_id, effect, result} true/false, or null with {@code error}).
- * {@code failure} is the {@link FailureKind}'s word, null unless fail-closed. A malformed line's record has
- * {@code action: null}, DENY, {@code fail_closed: true}, {@code failure: "malformed_action"}, the error, its
- * {@code line} number and, when the problem is at a known place, its {@code column}.
+ * The decision record of a replay (docs/design.md §4.5), streamed with a Jackson generator: {@code id, action,
+ * decision, policy_id, rule_id, reason, fail_closed, failure, error, bundle_revision, elapsed_us}, plus
+ * {@code trace} with {@code explain} (each evaluated rule: {@code policy_id, rule_id, effect, result} true/false,
+ * or null with {@code error}, and {@code elapsed_us}). {@code failure} is the {@link FailureKind}'s word, null unless
+ * fail-closed. A malformed line's record has {@code action: null}, DENY, {@code fail_closed: true},
+ * {@code failure: "malformed_action"}, the error, its {@code line} number and, when the problem is at a known
+ * place, its {@code column}.
+ *
+ * <p>The one writer of these records: {@code custody replay --format jsonl} and the Spark job write them with it,
+ * so the two cannot drift apart field by field. Stateless and thread-safe (a generator is not: use one per
+ * thread).
  */
-final class DecisionJson {
-    private DecisionJson() {}
+public final class DecisionRecords {
+    /** The prefix of a malformed line's {@code error}, before the reader's message. */
+    public static final String MALFORMED_PREFIX = "malformed action line: ";
 
-    static void write(JsonGenerator g, Decision d, boolean explain) throws IOException {
+    private DecisionRecords() {}
+
+    /** Writes one decision's record as a JSON object. */
+    public static void write(JsonGenerator g, Decision d, boolean explain) throws IOException {
         g.writeStartObject();
         fields(g, d);
         if (explain) {
@@ -42,8 +50,8 @@ final class DecisionJson {
         g.writeEndObject();
     }
 
-    /** The record's fields, without the braces (the diff command nests them). */
-    static void fields(JsonGenerator g, Decision d) throws IOException {
+    /** The record's fields without the braces, for a writer that nests or extends them. */
+    public static void fields(JsonGenerator g, Decision d) throws IOException {
         g.writeStringField("id", d.actionId());
         g.writeStringField("action", d.action() == null ? null : d.action().wireName());
         g.writeStringField("decision", d.outcome().name());
@@ -57,7 +65,8 @@ final class DecisionJson {
         g.writeNumberField("elapsed_us", d.elapsedNanos() / 1000);
     }
 
-    static void malformed(JsonGenerator g, ActionStream.MalformedLine m, boolean explain) throws IOException {
+    /** Writes the record of a line that could not be read as an action or a settlement. */
+    public static void malformed(JsonGenerator g, ActionStream.MalformedLine m, boolean explain) throws IOException {
         g.writeStartObject();
         g.writeStringField("id", m.id());
         g.writeNullField("action");
@@ -67,7 +76,7 @@ final class DecisionJson {
         g.writeNullField("reason");
         g.writeBooleanField("fail_closed", true);
         g.writeStringField("failure", FailureKind.MALFORMED_ACTION.wireName());
-        g.writeStringField("error", "malformed action line: " + m.message());
+        g.writeStringField("error", MALFORMED_PREFIX + m.message());
         g.writeNullField("bundle_revision");
         g.writeNumberField("elapsed_us", 0);
         g.writeNumberField("line", m.number());
