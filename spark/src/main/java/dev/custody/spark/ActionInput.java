@@ -218,22 +218,17 @@ public final class ActionInput {
     }
 
     private static Dataset<Row> parquet(SparkSession spark, List<Path> files) {
-        List<Row> index = new ArrayList<>();
-        for (int f = 0; f < files.size(); f++) {
-            index.add(RowFactory.create(files.get(f).toUri().toString(), (long) f));
-        }
-        Dataset<Row> fileIndex = spark.createDataFrame(index, new StructType()
-                .add("file_path", DataTypes.StringType).add("file_index", DataTypes.LongType));
+        // a row's place: its file's rank in path order, then its row number in the file
+        Column paths = functions.array(files.stream().map(f -> functions.lit(
+                f.toUri().toString().replaceFirst("^file:///", "file:/"))).toArray(Column[]::new));
         Dataset<Row> raw = spark.read().parquet(files.stream().map(Path::toString).toArray(String[]::new));
         Column[] data = java.util.Arrays.stream(raw.columns()).map(functions::col).toArray(Column[]::new);
-        Dataset<Row> rows = raw.select(functions.col("_metadata.file_path").as("file_path"),
-                functions.col("_metadata.row_index").as("row_index"),
+        // a local file is file:///x or file:/x depending on who names it: compare the short form
+        Column file = functions.array_position(paths,
+                functions.regexp_replace(functions.col("_metadata.file_path"), "^file:///", "file:/"));
+        return raw.select(file.minus(1).multiply(1L << 40).plus(functions.col("_metadata.row_index")).as("pos"),
+                functions.col("_metadata.row_index").plus(1L).as("line"),
                 functions.to_json(functions.struct(data), java.util.Map.of(
-                        "timestampFormat", "yyyy-MM-dd'T'HH:mm:ss[.SSSSSS]XXX", "ignoreNullFields", "true"))
-                        .as("value"));
-        return rows.join(functions.broadcast(fileIndex), "file_path")
-                .select(functions.col("file_index").multiply(1L << 40).plus(functions.col("row_index")).as("pos"),
-                        functions.col("row_index").plus(1L).as("line"), functions.col("value"));
+                        "timestampFormat", "yyyy-MM-dd'T'HH:mm:ss[.SSSSSS]XXX", "ignoreNullFields", "true")).as("value"));
     }
-
 }

@@ -188,16 +188,24 @@ public final class CustodySpark {
                 return new Mapped(it, r -> given(r, engines, maxLine, explain));
             });
         }
-        Dataset<Row> ops = spark.createDataFrame(input.javaRDD().flatMap(r ->
-                VelocityWindows.ops(r.getLong(0), r.getLong(1), r.getString(2), now, maxLine).iterator()),
-                VelocityWindows.OPS);
-        Dataset<Row> figures = VelocityWindows.figures(spark, ops, LATENESS);
+        Dataset<Row> figures = figures(spark, input, now, maxLine);
         Dataset<Row> joined = input.join(figures, scala.collection.immutable.List.from(
                 scala.jdk.javaapi.CollectionConverters.asScala(List.of("pos"))), "left").sort("pos");
         return joined.javaRDD().mapPartitions(it -> {
             List<PolicyEngine> engines = engines(policies.value());
             return new Mapped(it, r -> derived(r, engines, now, maxLine, explain));
         });
+    }
+
+    /**
+     * The derived figures of every withdrawal that lacks a velocity section ({@code pos}, {@code refused_m}, then
+     * {@code wallet_o1 … network_c}; see {@link VelocityWindows#figures}).
+     */
+    static Dataset<Row> figures(SparkSession spark, Dataset<Row> input, Instant now, int maxLine) {
+        Dataset<Row> ops = spark.createDataFrame(input.javaRDD().flatMap(r ->
+                VelocityWindows.ops(r.getLong(0), r.getLong(1), r.getString(2), now, maxLine).iterator()),
+                VelocityWindows.OPS);
+        return VelocityWindows.figures(spark, ops, LATENESS);
     }
 
     private static List<PolicyEngine> engines(List<PolicySet> sets) {

@@ -100,6 +100,9 @@ public final class ReplayJob {
         } catch (NoSuchFileException e) {
             err.println("error: `" + e.getFile() + "` does not exist");
             return IO;
+        } catch (java.nio.file.FileAlreadyExistsException e) {
+            err.println("error: `" + e.getFile() + "` already exists; give --out a new directory");
+            return IO;
         } catch (FileSystemException e) {
             err.println("error: cannot read `" + e.getFile() + "`" + (e.getReason() == null ? "" : ": " + e.getReason()));
             return IO;
@@ -235,6 +238,8 @@ public final class ReplayJob {
             String label = s == policies ? "policies" : s == base ? "base policies" : "head policies";
             loadFailed |= reportReadErrors(s, label, err);
         }
+        // a missing stream fails before Spark starts (the files are listed again by the job, on the same file system)
+        ActionInput.files(new org.apache.hadoop.conf.Configuration(), args.actions());
         if (args.master() == null && System.getProperty("spark.master") == null) {
             throw new IllegalArgumentException("no Spark master: give --master URL (e.g. local[2]) or run through spark-submit");
         }
@@ -242,16 +247,19 @@ public final class ReplayJob {
         if (args.master() != null) {
             builder.master(args.master());
             if (args.master().startsWith("local")) {
-                builder.config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "8");
+                builder.config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4");
             }
         }
+        boolean own = SparkSession.getActiveSession().isEmpty() && SparkSession.getDefaultSession().isEmpty();
         SparkSession spark = builder.getOrCreate();
         try {
-            spark.sparkContext().setLogLevel("WARN");
+            if (own) {
+                spark.sparkContext().setLogLevel("WARN");
+            }
             org.apache.hadoop.fs.Path outPath = new org.apache.hadoop.fs.Path(args.out());
             FileSystem fs = outPath.getFileSystem(spark.sparkContext().hadoopConfiguration());
             if (fs.exists(outPath)) {
-                throw new java.nio.file.FileAlreadyExistsException(args.out(), null, "it already exists");
+                throw new java.nio.file.FileAlreadyExistsException(args.out());
             }
             Dataset<Row> actions = ActionInput.read(spark, args.actions());
             CustodySpark.Options options = new CustodySpark.Options(args.velocity(), args.explain(), args.maxLine());
@@ -264,7 +272,9 @@ public final class ReplayJob {
             }
             return summary(spark, args, loadFailed, err);
         } finally {
-            spark.stop();
+            if (own) {
+                spark.stop();
+            }
         }
     }
 

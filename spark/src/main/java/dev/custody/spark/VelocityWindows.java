@@ -14,6 +14,7 @@ import dev.custody.engine.payload.Action;
 import dev.custody.engine.replay.ActionStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.api.java.JavaRDD;
@@ -24,6 +25,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.expressions.Window;
 import org.apache.spark.sql.expressions.WindowSpec;
+import org.apache.spark.sql.functions;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -150,36 +152,47 @@ final class VelocityWindows {
                 .persist(StorageLevel.MEMORY_AND_DISK());
 
         Dataset<Row> queries = o.filter(col("query").and(col("refused").unary_$bang()));
-        Dataset<Row> result = o.filter(col("query"))
-                .select(col("pos"), when(col("refused"), col("m")).as("refused_m"));
-        for (String scope : new String[] {"wallet", "workspace", "network"}) {
-            result = result.join(scope(o, queries, scope), scala.collection.immutable.List.from(
-                    scala.jdk.javaapi.CollectionConverters.asScala(List.of("pos"))), "left");
+        Dataset<Row> perScope = scopes(o, queries);
+        List<Column> figures = new ArrayList<>();
+        for (int s = 0; s < SCOPES.length; s++) {
+            for (String f : new String[] {"o1", "o6", "o24", "c"}) {
+                figures.add(functions.max(when(col("scope").equalTo(s), col(f))).as(SCOPES[s] + "_" + f));
+            }
         }
-        return result;
+        Dataset<Row> answered = perScope.groupBy("pos").agg(figures.get(0), figures.subList(1, figures.size()).toArray(Column[]::new));
+        return o.filter(col("query"))
+                .select(col("pos"), when(col("refused"), col("m")).as("refused_m"))
+                .join(answered, seq("pos"), "left");
     }
 
-    private static Column key(String scope) {
-        return switch (scope) {
-            case "wallet" -> col("wallet");
-            case "workspace" -> col("workspace");
-            default -> concat_ws("\u0000", col("workspace"), col("network"));
-        };
+    private static final String[] SCOPES = {"wallet", "workspace", "network"};
+
+    private static scala.collection.immutable.Seq<String> seq(String... names) {
+        return scala.collection.immutable.List.from(scala.jdk.javaapi.CollectionConverters.asScala(List.of(names)));
     }
 
-    /** The figures of one scope for every query that is answered. */
-    private static Dataset<Row> scope(Dataset<Row> o, Dataset<Row> queries, String scope) {
+    /** One row per scope of a ledger operation: the scope's number and its key. */
+    private static Dataset<Row> byScope(Dataset<Row> rows) {
+        return rows.withColumn("scope", explode(functions.array(lit(0), lit(1), lit(2))))
+                .withColumn("key", when(col("scope").equalTo(0), concat_ws("\u0000", lit("w"), col("wallet")))
+                        .when(col("scope").equalTo(1), concat_ws("\u0000", lit("s"), col("workspace")))
+                        .otherwise(concat_ws("\u0000", lit("n"), col("workspace"), col("network"))));
+    }
+
+    /** The figures of every scope (one row per answered query and scope: pos, scope, o1, o6, o24, c). */
+    private static Dataset<Row> scopes(Dataset<Row> o, Dataset<Row> queries) {
         // records: a settlement's outflow at 2·pos, a withdrawal's attempt at 2·pos + 1 (after its own query)
         Dataset<Row> settlements = o.filter(col("kind").equalTo(SETTLEMENT).and(col("v").gt(0)))
-                .select(key(scope).as("key"), col("t"), col("pos").multiply(2).as("sp"), col("v").cast(MICROS).as("v"),
-                        lit(0L).as("c"), lit(false).as("q"), col("late"), col("m"));
+                .select(col("wallet"), col("workspace"), col("network"), col("t"), col("pos").multiply(2).as("sp"),
+                        col("v").cast(MICROS).as("v"), lit(0L).as("c"), lit(false).as("q"), col("late"), col("m"));
         Dataset<Row> attempts = o.filter(col("kind").equalTo(WITHDRAWAL))
-                .select(key(scope).as("key"), col("t"), col("pos").multiply(2).plus(1).as("sp"), lit(0).cast(MICROS).as("v"),
-                        lit(1L).as("c"), lit(false).as("q"), col("late"), col("m"));
+                .select(col("wallet"), col("workspace"), col("network"), col("t"), col("pos").multiply(2).plus(1).as("sp"),
+                        lit(0).cast(MICROS).as("v"), lit(1L).as("c"), lit(false).as("q"), col("late"), col("m"));
         Dataset<Row> asked = queries
-                .select(key(scope).as("key"), col("t"), col("pos").multiply(2).as("sp"), lit(0).cast(MICROS).as("v"),
-                        lit(0L).as("c"), lit(true).as("q"), lit(false).as("late"), col("m"));
-        Dataset<Row> all = settlements.unionByName(attempts).unionByName(asked);
+                .select(col("wallet"), col("workspace"), col("network"), col("t"), col("pos").multiply(2).as("sp"),
+                        lit(0).cast(MICROS).as("v"), lit(0L).as("c"), lit(true).as("q"), lit(false).as("late"), col("m"));
+        Dataset<Row> all = byScope(settlements.unionByName(attempts).unionByName(asked))
+                .drop("wallet", "workspace", "network");
 
         WindowSpec byTime = Window.partitionBy("key").orderBy("t");
         WindowSpec tiesAfter = Window.partitionBy("key", "t").orderBy("sp")
@@ -192,7 +205,7 @@ final class VelocityWindows {
                 .withColumn("tv", coalesce(sum("v").over(tiesAfter), lit(0).cast(MICROS)))
                 .withColumn("tc", coalesce(sum("c").over(tiesAfter), lit(0L)))
                 .filter(col("q"))
-                .select(col("key"), col("t"), col("sp"),
+                .select(col("key"), col("scope"), col("t"), col("sp"),
                         col("a1").minus(col("tv")).as("o1"), col("a6").minus(col("tv")).as("o6"),
                         col("a24").minus(col("tv")).as("o24"), col("ac").minus(col("tc")).as("c"));
 
@@ -203,25 +216,23 @@ final class VelocityWindows {
                         expr("least(t + reach - 1, m) div " + BUCKET))))
                 .select(col("key"), col("bucket"), col("t").as("lt"), col("sp").as("lsp"), col("v").as("lv"),
                         col("c").as("lc"));
-        Dataset<Row> correction = framed.select(col("key"), col("t"), col("sp"),
+        Dataset<Row> correction = framed.select(col("key"), col("t"), col("sp"), col("scope"),
                         expr("t div " + BUCKET).as("bucket"))
-                .join(late, scala.collection.immutable.List.from(scala.jdk.javaapi.CollectionConverters.asScala(
-                        List.of("key", "bucket"))))
+                .join(late, seq("key", "bucket"))
                 .filter(col("lsp").gt(col("sp")).and(col("lt").lt(col("t")))
                         .and(col("lt").gt(col("t").minus(OUTFLOW[2]))))
-                .groupBy("sp")
+                .groupBy("sp", "scope")
                 .agg(sum(when(col("lt").gt(col("t").minus(OUTFLOW[0])), col("lv")).otherwise(lit(0).cast(MICROS))).as("l1"),
                         sum(when(col("lt").gt(col("t").minus(OUTFLOW[1])), col("lv")).otherwise(lit(0).cast(MICROS))).as("l6"),
                         sum(col("lv")).as("l24"),
                         sum(when(col("lt").gt(col("t").minus(HOUR)), col("lc")).otherwise(lit(0L))).as("lc"));
 
-        return framed.join(correction, scala.collection.immutable.List.from(scala.jdk.javaapi.CollectionConverters.asScala(
-                        List.of("sp"))), "left")
-                .select(expr("sp div 2").as("pos"),
-                        col("o1").minus(coalesce(col("l1"), lit(0).cast(MICROS))).as(scope + "_o1"),
-                        col("o6").minus(coalesce(col("l6"), lit(0).cast(MICROS))).as(scope + "_o6"),
-                        col("o24").minus(coalesce(col("l24"), lit(0).cast(MICROS))).as(scope + "_o24"),
-                        col("c").minus(coalesce(col("lc"), lit(0L))).as(scope + "_c"));
+        return framed.join(correction, seq("sp", "scope"), "left")
+                .select(expr("sp div 2").as("pos"), col("scope"),
+                        col("o1").minus(coalesce(col("l1"), lit(0).cast(MICROS))).as("o1"),
+                        col("o6").minus(coalesce(col("l6"), lit(0).cast(MICROS))).as("o6"),
+                        col("o24").minus(coalesce(col("l24"), lit(0).cast(MICROS))).as("o24"),
+                        col("c").minus(coalesce(col("lc"), lit(0L))).as("c"));
     }
 
     /** The figures of a row as the ledger's sections would carry them. */
