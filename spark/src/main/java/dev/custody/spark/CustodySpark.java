@@ -135,21 +135,12 @@ public final class CustodySpark {
             Options options) {
         JavaRDD<Row> rows = decided(spark, actions, List.of(base, head), options).flatMap(r -> {
             Outcome o = (Outcome) r;
-            if (o.malformed != null || !changed(o.decisions.get(0), o.decisions.get(1))) {
+            if (o.malformed != null || !DecisionRecords.changed(o.decisions.get(0), o.decisions.get(1))) {
                 return java.util.Collections.emptyIterator();
             }
             return List.of(changeRow(o)).iterator();
         });
         return spark.createDataFrame(rows, CHANGES);
-    }
-
-    /**
-     * Whether two decisions differ as {@code custody diff} counts it: outcome, fail-closed, policy or rule (timing,
-     * trace and error text do not count).
-     */
-    public static boolean changed(Decision a, Decision b) {
-        return a.outcome() != b.outcome() || a.failClosed() != b.failClosed()
-                || !Objects.equals(a.policyId(), b.policyId()) || !Objects.equals(a.ruleId(), b.ruleId());
     }
 
     /** What became of one line: its decisions (one per policy set) or its malformed record. */
@@ -316,30 +307,9 @@ public final class CustodySpark {
     private static Row changeRow(Outcome o) {
         Decision base = o.decisions.get(0);
         Decision head = o.decisions.get(1);
-        String record = json(g -> {
-            g.writeStartObject();
-            g.writeStringField("id", base.actionId());
-            g.writeNumberField("line", o.line);
-            g.writeStringField("action", base.action().wireName());
-            side(g, "base", base);
-            side(g, "head", head);
-            g.writeEndObject();
-        });
+        String record = json(g -> DecisionRecords.change(g, base.actionId(), o.line, base.action().wireName(), base, head));
         return RowFactory.create(o.pos, base.actionId(), o.line, base.action().wireName(), base.outcome().name(),
                 base.ruleId(), head.outcome().name(), head.ruleId(), record);
-    }
-
-    /** One side of a change, as {@code custody diff --format jsonl} writes it. */
-    private static void side(JsonGenerator g, String name, Decision d) throws IOException {
-        g.writeObjectFieldStart(name);
-        g.writeStringField("decision", d.outcome().name());
-        g.writeStringField("policy_id", d.policyId());
-        g.writeStringField("rule_id", d.ruleId());
-        g.writeStringField("reason", d.reason());
-        g.writeBooleanField("fail_closed", d.failClosed());
-        g.writeStringField("failure", d.failure() == null ? null : d.failure().wireName());
-        g.writeStringField("error", d.error());
-        g.writeEndObject();
     }
 
     private interface JsonBody {

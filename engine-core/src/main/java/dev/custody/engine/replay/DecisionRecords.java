@@ -89,4 +89,41 @@ public final class DecisionRecords {
         }
         g.writeEndObject();
     }
+
+    /**
+     * Writes the record of a changed action, as {@code custody diff --format jsonl} writes it: {@code id},
+     * {@code line}, {@code action}, and {@code base} and {@code head} objects with {@code decision, policy_id,
+     * rule_id, reason, fail_closed, failure, error}.
+     */
+    public static void change(JsonGenerator g, String id, long line, String action, Decision base, Decision head)
+            throws IOException {
+        g.writeStartObject();
+        g.writeStringField("id", id);
+        g.writeNumberField("line", line);
+        g.writeStringField("action", action);
+        side(g, "base", base);
+        side(g, "head", head);
+        g.writeEndObject();
+    }
+
+    private static void side(JsonGenerator g, String name, Decision d) throws IOException {
+        g.writeObjectFieldStart(name);
+        g.writeStringField("decision", d.outcome().name());
+        g.writeStringField("policy_id", d.policyId());
+        g.writeStringField("rule_id", d.ruleId());
+        g.writeStringField("reason", d.reason());
+        g.writeBooleanField("fail_closed", d.failClosed());
+        g.writeStringField("failure", d.failure() == null ? null : d.failure().wireName());
+        g.writeStringField("error", d.error());
+        g.writeEndObject();
+    }
+
+    /**
+     * Whether two decisions on one action differ as {@code diff} counts it: outcome, fail-closed, policy or rule
+     * (timing, trace and error text do not count).
+     */
+    public static boolean changed(Decision a, Decision b) {
+        return a.outcome() != b.outcome() || a.failClosed() != b.failClosed()
+                || !java.util.Objects.equals(a.policyId(), b.policyId()) || !java.util.Objects.equals(a.ruleId(), b.ruleId());
+    }
 }
