@@ -54,13 +54,7 @@ public final class DecisionRecords {
     public static void fields(JsonGenerator g, Decision d) throws IOException {
         g.writeStringField("id", d.actionId());
         g.writeStringField("action", d.action() == null ? null : d.action().wireName());
-        g.writeStringField("decision", d.outcome().name());
-        g.writeStringField("policy_id", d.policyId());
-        g.writeStringField("rule_id", d.ruleId());
-        g.writeStringField("reason", d.reason());
-        g.writeBooleanField("fail_closed", d.failClosed());
-        g.writeStringField("failure", d.failure() == null ? null : d.failure().wireName());
-        g.writeStringField("error", d.error());
+        outcome(g, d);
         g.writeStringField("bundle_revision", d.bundleRevision());
         g.writeNumberField("elapsed_us", d.elapsedNanos() / 1000);
     }
@@ -108,6 +102,12 @@ public final class DecisionRecords {
 
     private static void side(JsonGenerator g, String name, Decision d) throws IOException {
         g.writeObjectFieldStart(name);
+        outcome(g, d);
+        g.writeEndObject();
+    }
+
+    /** {@code decision, policy_id, rule_id, reason, fail_closed, failure, error}: what a record and a side share. */
+    private static void outcome(JsonGenerator g, Decision d) throws IOException {
         g.writeStringField("decision", d.outcome().name());
         g.writeStringField("policy_id", d.policyId());
         g.writeStringField("rule_id", d.ruleId());
@@ -115,7 +115,6 @@ public final class DecisionRecords {
         g.writeBooleanField("fail_closed", d.failClosed());
         g.writeStringField("failure", d.failure() == null ? null : d.failure().wireName());
         g.writeStringField("error", d.error());
-        g.writeEndObject();
     }
 
     /**
