@@ -9,6 +9,7 @@ import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.eval.Decision;
 import dev.custody.engine.replay.ActionStream;
+import dev.custody.engine.replay.DecisionRecords;
 import dev.custody.engine.replay.Replayer;
 import dev.custody.cli.CliException;
 import java.time.Clock;
@@ -20,7 +21,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -231,10 +231,9 @@ public final class DiffCommand implements Callable<Integer> {
         }
     }
 
-    /** Whether two decisions differ in outcome or attribution. */
+    /** Whether two decisions differ in outcome or attribution ({@link DecisionRecords#changed}). */
     static boolean changed(Decision a, Decision b) {
-        return a.outcome() != b.outcome() || a.failClosed() != b.failClosed()
-                || !Objects.equals(a.policyId(), b.policyId()) || !Objects.equals(a.ruleId(), b.ruleId());
+        return DecisionRecords.changed(a, b);
     }
 
     /** {@code DENY}, or {@code DENY (fail-closed)}. */
@@ -258,24 +257,6 @@ public final class DiffCommand implements Callable<Integer> {
 
     private static void change(JsonGenerator g, ActionStream.ActionLine a, Decision before, Decision after)
             throws IOException {
-        g.writeStartObject();
-        g.writeStringField("id", a.action().id());
-        g.writeNumberField("line", a.number());
-        g.writeStringField("action", a.action().action().wireName());
-        side(g, "base", before);
-        side(g, "head", after);
-        g.writeEndObject();
-    }
-
-    private static void side(JsonGenerator g, String name, Decision d) throws IOException {
-        g.writeObjectFieldStart(name);
-        g.writeStringField("decision", d.outcome().name());
-        g.writeStringField("policy_id", d.policyId());
-        g.writeStringField("rule_id", d.ruleId());
-        g.writeStringField("reason", d.reason());
-        g.writeBooleanField("fail_closed", d.failClosed());
-        g.writeStringField("failure", d.failure() == null ? null : d.failure().wireName());
-        g.writeStringField("error", d.error());
-        g.writeEndObject();
+        DecisionRecords.change(g, a.action().id(), a.number(), a.action().action().wireName(), before, after);
     }
 }

@@ -12,6 +12,7 @@ import dev.custody.cli.Compilers;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.replay.ActionStream;
+import dev.custody.engine.replay.DecisionRecords;
 import dev.custody.engine.replay.Replayer;
 import dev.custody.engine.replay.StreamLedger;
 import dev.custody.engine.velocity.Settlement;
@@ -283,7 +284,7 @@ public final class ReplayCommand implements Callable<Integer> {
                         if (f == Format.json) {
                             g.writeRaw(',');
                         }
-                        DecisionJson.write(g, d, explain);
+                        DecisionRecords.write(g, d, explain);
                         if (f == Format.jsonl) {
                             g.writeRaw('\n');
                         }
@@ -295,7 +296,7 @@ public final class ReplayCommand implements Callable<Integer> {
                         if (f == Format.json) {
                             g.writeRaw(',');
                         }
-                        DecisionJson.malformed(g, m, explain);
+                        DecisionRecords.malformed(g, m, explain);
                         if (f == Format.jsonl) {
                             g.writeRaw('\n');
                         }

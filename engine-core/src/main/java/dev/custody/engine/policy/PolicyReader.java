@@ -51,17 +51,27 @@ public final class PolicyReader {
      * @throws IOException when the file cannot be read (missing, a directory, no permission)
      */
     public static PolicyDocument read(Path path) throws IOException {
-        byte[] bytes = Files.readAllBytes(path);
+        return parse(Files.readAllBytes(path), path.toString());
+    }
+
+    /**
+     * Reads the bytes of a policy file as {@link #read(Path)} reads the file: bytes that are not UTF-8 are a
+     * finding of the document. For a reader that got the file's bytes elsewhere (a Spark executor gets them
+     * broadcast from the driver).
+     *
+     * @param fileName the file's name, for the format (by extension), derived ids and messages
+     */
+    public static PolicyDocument parse(byte[] bytes, String fileName) {
         String text;
         try {
             text = StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(bytes)).toString();
         } catch (CharacterCodingException e) {
-            String name = path.toString();
+            String name = fileName;
             Finding f = new Finding(name, "", 0, 0,
                     Diagnostic.at("", DiagnosticCode.PARSE_ERROR, "file is not UTF-8 text", "save it as UTF-8"));
             return new PolicyDocument(name, new TextLocator(""), null, List.of(), List.of(f));
         }
-        return parse(text, path.toString());
+        return parse(text, fileName);
     }
 
     /** Reads policy text; {@code fileName} gives the format (by extension) and the stem for derived ids. */

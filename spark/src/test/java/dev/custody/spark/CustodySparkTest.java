@@ -1,0 +1,230 @@
+package dev.custody.spark;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The Spark job against the reference replay (engine-core's {@code Replayer}, what {@code custody replay} runs), in
+ * {@code local[2]}: the same records, field for field ({@code elapsed_us} aside, which is a timing).
+ */
+class CustodySparkTest {
+    private static final Instant NOW = Instant.parse("2027-01-01T00:00:00Z");
+    private static SparkSession spark;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void start() {
+        spark = SparkSession.builder().master("local[2]").appName("custody-spark-test")
+                .config("spark.ui.enabled", "false")
+                .config("spark.sql.shuffle.partitions", "2")
+                .config("spark.default.parallelism", "2")
+                .getOrCreate();
+        spark.sparkContext().setLogLevel("ERROR");
+    }
+
+    @AfterAll
+    static void stop() {
+        spark.stop();
+    }
+
+    private static PolicySet policies(Path... paths) throws IOException {
+        return PolicySet.read(List.of(paths), NOW, Duration.ofMillis(100));
+    }
+
+    private static List<String> records(Dataset<Row> decisions) {
+        return decisions.orderBy("pos").select("record").collectAsList().stream()
+                .map(r -> Streams.zeroElapsed(r.getString(0))).toList();
+    }
+
+    @Test
+    void derivedVelocityGivesTheInMemoryLedgersDecisionsOnAHardStream() throws IOException {
+        // two workspaces, failed settlements, late records, queries refused for lateness, equal instants, odd lines
+        Path stream = Streams.perturbed(dir, 700, 7);
+        List<String> expected = Streams.reference(stream, List.of(Streams.POLICIES), NOW, true);
+        // the stream exercises what it is meant to
+        assertTrue(expected.stream().filter(r -> r.contains("is unavailable: the ledger has already seen")).count() >= 3,
+                "queries refused for lateness");
+        assertTrue(expected.stream().anyMatch(r -> r.contains("\"decision\":\"ALLOW\"")));
+        assertTrue(expected.stream().anyMatch(r -> r.contains("is too large")), "a settlement the ledger refuses");
+        assertTrue(expected.stream().anyMatch(r -> r.contains("outside the supported range")), "an instant before 1970");
+
+        // read as a directory of two files (and a marker file that is skipped): one stream, files in path order;
+        // the odd lines are all before the cut, so the records are those of the whole file
+        List<String> lines = Files.readAllLines(stream);
+        Path split = Files.createDirectories(dir.resolve("split"));
+        Files.write(split.resolve("part-a.jsonl"), lines.subList(0, 400));
+        Files.write(split.resolve("part-b.jsonl"), lines.subList(400, lines.size() - 1));
+        Files.write(split.resolve("part-c.jsonl"), lines.subList(lines.size() - 1, lines.size()));
+        Files.writeString(split.resolve("_SUCCESS"), "not a stream");
+        List<String> actual = records(CustodySpark.replay(spark, ActionInput.read(spark, split.toString()),
+                policies(Streams.POLICIES), CustodySpark.Options.defaults()));
+        assertEquals(expected.size(), actual.size());
+        for (int i = 0; i < expected.size(); i++) {
+            assertEquals(expected.get(i), actual.get(i), "record " + i);
+        }
+    }
+
+    @Test
+    void windowFunctionsGiveTheLedgersFiguresOnAHardStream() throws IOException {
+        // the figures themselves, not only the decisions (the example policies rarely reach a velocity limit)
+        Path stream = Streams.perturbed(dir, 1500, 23);
+        Map<Long, String> expected = Streams.derivedSections(stream, NOW);
+        Map<Long, String> actual = new TreeMap<>();
+        for (Row r : CustodySpark.figures(spark, ActionInput.read(spark, stream.toString()), NOW, 1 << 22).collectAsList()) {
+            long line = r.getLong(r.fieldIndex("pos")) + 1;
+            actual.put(line, r.isNullAt(r.fieldIndex("refused_m")) ? Streams.normalize(VelocityWindows.velocity(r))
+                    : "refused after " + Instant.EPOCH.plusNanos(r.getLong(r.fieldIndex("refused_m"))));
+        }
+        assertTrue(expected.values().stream().filter(v -> v.startsWith("refused")).count() >= 3, "refused queries");
+        assertTrue(expected.values().stream().filter(v -> v.contains("withdrawal_count_1h=2")).count() >= 3,
+                "attempt counts above one");
+        assertTrue(expected.values().stream().filter(v -> !v.contains("outflow_24h=0,")).count() >= 100,
+                "realized outflow");
+        // an action that gave one section keeps it: compare those by their refusal only
+        expected.forEach((line, v) -> {
+            if (v.equals("partial") && actual.containsKey(line) && !actual.get(line).startsWith("refused")) {
+                actual.put(line, "partial");
+            }
+        });
+        assertTrue(expected.values().stream().filter(v -> v.equals("partial")).count() >= 10, "partly given sections");
+        assertEquals(new TreeMap<>(expected), actual);
+    }
+
+    @Test
+    void diffListsTheActionsARevisionChanges() throws IOException {
+        Path head = Files.createDirectories(dir.resolve("head"));
+        try (Stream<Path> files = Files.list(Streams.POLICIES)) {
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                // the revision under review drops the night and weekend freeze
+                if (!f.getFileName().toString().equals("night-weekend-freeze.yaml")) {
+                    Files.copy(f, head.resolve(f.getFileName()));
+                }
+            }
+        }
+        Dataset<Row> changes = CustodySpark.diff(spark, ActionInput.read(spark, Streams.EXAMPLE_STREAM.toString()),
+                policies(Streams.POLICIES), policies(head),
+                new CustodySpark.Options(CustodySpark.VelocityMode.GIVEN, false, 1 << 22));
+        List<Row> rows = changes.orderBy("pos").collectAsList();
+
+        List<String> base = Streams.reference(Streams.EXAMPLE_STREAM, List.of(Streams.POLICIES), NOW, false);
+        List<String> after = Streams.reference(Streams.EXAMPLE_STREAM, List.of(head), NOW, false);
+        List<String> changedIds = new ArrayList<>();
+        for (int i = 0; i < base.size(); i++) {
+            if (!attribution(base.get(i)).equals(attribution(after.get(i)))) {
+                changedIds.add(base.get(i).replaceAll("^\\{\"id\":\"([^\"]*)\".*$", "$1"));
+            }
+        }
+        assertTrue(!changedIds.isEmpty(), "the revision changes something");
+        assertEquals(changedIds, rows.stream().map(r -> r.getString(r.fieldIndex("id"))).toList());
+        Row first = rows.get(0);
+        assertTrue(first.getString(first.fieldIndex("record")).matches(
+                "\\{\"id\":\"[^\"]+\",\"line\":\\d+,\"action\":\"withdrawal.create\",\"base\":\\{\"decision\":.*,\"head\":\\{.*\\}\\}"),
+                first.getString(first.fieldIndex("record")));
+    }
+
+    private static String attribution(String record) {
+        return record.replaceAll(".*(\"decision\":\"[A-Z_]+\",\"policy_id\":[^,]+,\"rule_id\":[^,]+).*(\"fail_closed\":[a-z]+).*", "$1 $2");
+    }
+
+    @Test
+    void theJobWritesJsonlAndParquetAndReportsExitCodes() throws IOException {
+        // the example stream without its velocity sections: the job derives them all
+        Path stripped = Streams.withoutVelocity(dir, Streams.EXAMPLE_STREAM);
+        Path out = dir.resolve("out-jsonl");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = ReplayJob.run(new String[] {"--master", "local[2]", "--policies", Streams.POLICIES.toString(),
+                "--actions", stripped.toString(), "--out", out.toString(), "--now", NOW.toString()},
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, code, err.toString(StandardCharsets.UTF_8));
+        List<String> written = new ArrayList<>();
+        try (Stream<Path> parts = Files.list(out)) {
+            for (Path p : parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
+                Files.readAllLines(p).forEach(l -> written.add(Streams.zeroElapsed(l)));
+            }
+        }
+        List<String> expectedDerived = Streams.reference(stripped, List.of(Streams.POLICIES), NOW, true);
+        assertEquals(expectedDerived, written);
+        // deriving from the stream's own settlements gives the generator's figures: the same decisions as given
+        assertEquals(Streams.reference(Streams.EXAMPLE_STREAM, List.of(Streams.POLICIES), NOW, false), expectedDerived);
+        assertEquals("1200 decisions: 187 ALLOW, 386 DENY (0 fail-closed), 627 NO_MATCH; 0 malformed lines; written to "
+                + out + "\n", err.toString(StandardCharsets.UTF_8));
+
+        // the output exists now: a one-line error, exit 3
+        assertEquals(3, runJob(err, "--master", "local[2]", "--policies", Streams.POLICIES.toString(), "--actions",
+                Streams.EXAMPLE_STREAM.toString(), "--out", out.toString()));
+        assertEquals("error: `" + out + "` already exists; give --out a new directory\n", err.toString(StandardCharsets.UTF_8));
+
+        // Parquet in (the stream's rows as columns) and out
+        Path parquetIn = dir.resolve("in-parquet");
+        spark.read().json(Streams.EXAMPLE_STREAM.toString()).coalesce(1).write().parquet(parquetIn.toString());
+        Path parquetOut = dir.resolve("out-parquet");
+        assertEquals(0, runJob(err, "--master", "local[2]", "--policies", Streams.POLICIES.toString(), "--actions",
+                parquetIn.toString(), "--out", parquetOut.toString(), "--out-format", "parquet", "--velocity", "given",
+                "--now", NOW.toString()), err.toString(StandardCharsets.UTF_8));
+        List<Row> rows = spark.read().parquet(parquetOut.toString()).orderBy("pos").collectAsList();
+        List<String> expected = Streams.reference(Streams.EXAMPLE_STREAM, List.of(Streams.POLICIES), NOW, false);
+        assertEquals(expected.size(), rows.size());
+        for (int i = 0; i < rows.size(); i++) {
+            Row r = rows.get(i);
+            String decision = r.getString(r.fieldIndex("decision"));
+            String rule = r.getString(r.fieldIndex("rule_id"));
+            assertTrue(expected.get(i).contains("\"decision\":\"" + decision + "\",\"policy_id\":"
+                    + (r.isNullAt(r.fieldIndex("policy_id")) ? "null" : "\"" + r.getString(r.fieldIndex("policy_id")) + "\"")
+                    + ",\"rule_id\":" + (rule == null ? "null" : "\"" + rule + "\"")), i + ": " + expected.get(i));
+        }
+    }
+
+    @Test
+    void badOptionsAndMissingPathsAreOneLineErrors() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--assume-settled"));
+        assertEquals("error: --assume-settled is not supported by the Spark job: realized outflow that depends on "
+                + "earlier decisions is sequential; use `custody replay --assume-settled`, or give settlement records and "
+                + "--velocity derive\n(run with --help for the options)\n", err.toString(StandardCharsets.UTF_8));
+        assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--velocity", "guess"));
+        assertEquals("error: `guess` is not one of derive, given for --velocity\n(run with --help for the options)\n",
+                err.toString(StandardCharsets.UTF_8));
+        assertEquals(2, runJob(err, "--policies", "p", "--out", "o"));
+        assertEquals("error: missing --actions PATH\n(run with --help for the options)\n", err.toString(StandardCharsets.UTF_8));
+        assertEquals(2, runJob(err, "--policies", "p", "--base", "b", "--head", "h", "--actions", "a", "--out", "o"));
+        assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--frobnicate"));
+        assertEquals("error: unknown option `--frobnicate`\n(run with --help for the options)\n",
+                err.toString(StandardCharsets.UTF_8));
+
+        Path missing = dir.resolve("missing");
+        assertEquals(3, runJob(err, "--policies", missing.toString(), "--actions", "a", "--out", "o"));
+        assertEquals("error: `" + missing + "` does not exist\n", err.toString(StandardCharsets.UTF_8));
+        assertEquals(3, runJob(err, "--policies", Streams.POLICIES.toString(), "--actions", missing + "/*.jsonl",
+                "--out", "o"));
+        assertEquals("error: `" + missing + "/*.jsonl` does not exist\n", err.toString(StandardCharsets.UTF_8));
+    }
+
+    private static int runJob(ByteArrayOutputStream err, String... args) {
+        err.reset();
+        return ReplayJob.run(args, new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+}
