@@ -109,7 +109,6 @@ public final class PolicySet implements Serializable {
                 .compiler(compiler())
                 .clock(Clock.fixed(now, ZoneOffset.UTC))
                 .timeBudget(timeBudget)
-                .redecideTimeBudget(true)
                 .build();
     }
 

@@ -1,5 +1,6 @@
 package dev.custody.spark;
 
+import dev.custody.engine.PolicyEngine;
 import static org.apache.spark.sql.functions.col;
 
 import dev.custody.engine.policy.Finding;
@@ -50,7 +51,7 @@ public final class ReplayJob {
               --velocity       derive (default): absent wallet/workspace sections from the stream; given: as given
               --master URL     Spark master (e.g. local[2]); spark-submit sets it otherwise
               --now INSTANT    instant of actions without `at` (default: the job's start)
-              --time-budget D  time budget of one evaluation (default: 100ms)
+              --time-budget D  CPU-time backstop of one evaluation (default: 1s); decisions are bounded by the engine's default cost limit
             `--assume-settled` is not offered: realized outflow that depends on earlier decisions is sequential.
             """;
 
@@ -128,7 +129,7 @@ public final class ReplayJob {
         String velocity = "derive";
         String master = null;
         Instant now = null;
-        Duration budget = Duration.ofMillis(100);
+        Duration budget = PolicyEngine.DEFAULT_TIME_BUDGET;
         boolean explain = false;
         boolean failOnChange = false;
         int maxLine = dev.custody.engine.replay.ActionStream.DEFAULT_MAX_LINE;

@@ -128,7 +128,7 @@ final class Streams {
     static List<String> reference(Path stream, List<Path> policies, Instant now, boolean derive) throws IOException {
         Clock clock = Clock.fixed(now, ZoneOffset.UTC);
         PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(policies)).clock(clock)
-                .timeBudget(Duration.ofMillis(100)).redecideTimeBudget(true).build();
+                .timeBudget(Duration.ofMillis(100)).build();
         StreamLedger ledger = derive ? new StreamLedger(VelocityLedger.builder().lateness(CustodySpark.LATENESS).build(),
                 false, clock) : null;
         Replayer replayer = new Replayer(engine, ledger, false, false);
