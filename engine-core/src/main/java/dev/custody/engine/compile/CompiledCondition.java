@@ -90,37 +90,14 @@ public final class CompiledCondition {
 
     /** Whether the expression has a comprehension or more than {@link #WATCH_ABOVE_NODES} sub-expressions. */
     static boolean mayRunLong(CelExpr root) {
-        java.util.ArrayDeque<CelExpr> pending = new java.util.ArrayDeque<>();
-        pending.push(root);
-        int nodes = 0;
-        while (!pending.isEmpty()) {
-            CelExpr e = pending.pop();
-            if (++nodes > WATCH_ABOVE_NODES) {
-                return true;
-            }
-            switch (e.getKind()) {
-                case COMPREHENSION -> {
-                    return true;
-                }
-                case SELECT -> pending.push(e.select().operand());
-                case CALL -> {
-                    e.call().target().ifPresent(pending::push);
-                    e.call().args().forEach(pending::push);
-                }
-                case LIST -> e.list().elements().forEach(pending::push);
-                case MAP -> e.map().entries().forEach(x -> {
-                    pending.push(x.key());
-                    pending.push(x.value());
-                });
-                case STRUCT -> e.struct().entries().forEach(x -> pending.push(x.value()));
-                default -> {
-                    // constants and identifiers have no sub-expressions
-                }
-            }
-        }
-        return false;
+        long[] nodes = {0};
+        boolean[] comprehension = {false};
+        CostRoles.walk(root, e -> {
+            nodes[0]++;
+            comprehension[0] |= e.getKind() == CelExpr.ExprKind.Kind.COMPREHENSION;
+        });
+        return comprehension[0] || nodes[0] > WATCH_ABOVE_NODES;
     }
-
 
     /** The trigger action whose fields the condition reads. */
     public TriggerAction action() {
