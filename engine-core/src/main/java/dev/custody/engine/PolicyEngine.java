@@ -518,10 +518,7 @@ public final class PolicyEngine {
          * the decision is a fail-closed DENY with failure {@code cost_budget}, on every machine alike.
          */
         public Builder costLimit(long limit) {
-            if (limit < 1) {
-                throw new IllegalArgumentException("cost limit must be positive, got " + limit);
-            }
-            this.costLimit = limit;
+            this.costLimit = CostMeter.checkLimit(limit);
             return this;
         }
 

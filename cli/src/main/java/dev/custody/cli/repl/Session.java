@@ -819,10 +819,7 @@ public final class Session {
 
         /** The cost limit of one evaluation (default {@link CostMeter#DEFAULT_LIMIT}); must be positive. */
         public Builder costLimit(long limit) {
-            if (limit < 1) {
-                throw new IllegalArgumentException("cost limit must be positive, got " + limit);
-            }
-            this.costLimit = limit;
+            this.costLimit = CostMeter.checkLimit(limit);
             return this;
         }
 

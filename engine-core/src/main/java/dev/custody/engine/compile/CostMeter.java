@@ -61,10 +61,19 @@ public final class CostMeter {
      * @throws IllegalArgumentException if {@code limit} is not positive
      */
     public CostMeter(long limit) {
+        this.limit = checkLimit(limit);
+    }
+
+    /**
+     * {@code limit}, when it is a valid cost limit (positive), for the builders that take one.
+     *
+     * @throws IllegalArgumentException if it is not positive
+     */
+    public static long checkLimit(long limit) {
         if (limit < 1) {
             throw new IllegalArgumentException("cost limit must be positive, got " + limit);
         }
-        this.limit = limit;
+        return limit;
     }
 
     /** A meter without a limit (for a single condition tried interactively, and for measuring). */

@@ -304,10 +304,7 @@ public final class RuleCompiler {
          * {@link CostMeter#DEFAULT_LIMIT}; the engine's limit is set on the engine.
          */
         public Builder costLimit(long limit) {
-            if (limit < 1) {
-                throw new IllegalArgumentException("cost limit must be positive, got " + limit);
-            }
-            this.costLimit = limit;
+            this.costLimit = CostMeter.checkLimit(limit);
             return this;
         }
 

@@ -352,10 +352,7 @@ public final class Evaluator {
 
         /** The cost limit of one evaluation ({@link CostMeter}); must be positive. */
         public Builder costLimit(long limit) {
-            if (limit < 1) {
-                throw new IllegalArgumentException("cost limit must be positive, got " + limit);
-            }
-            this.costLimit = limit;
+            this.costLimit = CostMeter.checkLimit(limit);
             return this;
         }
 
