@@ -527,11 +527,7 @@ public final class PolicyEngine {
          * Past it, the decision is a fail-closed DENY with failure {@code time_budget}.
          */
         public Builder timeBudget(Duration budget) {
-            Objects.requireNonNull(budget, "budget");
-            if (budget.isNegative() || budget.isZero()) {
-                throw new IllegalArgumentException("time budget must be positive, got " + budget);
-            }
-            this.timeBudget = budget;
+            this.timeBudget = Evaluator.checkTimeBudget(budget);
             return this;
         }
 

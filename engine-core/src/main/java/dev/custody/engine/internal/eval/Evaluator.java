@@ -164,13 +164,7 @@ public final class Evaluator {
             if (budget.passedBefore(rule)) {
                 return timedOut(action, budget.blame(rule), start, trace);
             }
-            long t0 = explain ? System.nanoTime() : 0;
-            ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, budget.deadline(), cost);
-            budget.ran(rule);
-            record(trace, explain, rule, result, t0);
-            if (seen != null) {
-                seen.evaluated(rule, payload, result);
-            }
+            ConditionResult result = run(rule, payload, budget, cost, trace, explain, seen);
             if (result instanceof ConditionResult.Value v) {
                 if (v.value()) {
                     return decided(action, Outcome.DENY, rule, start, trace);
@@ -201,13 +195,7 @@ public final class Evaluator {
             if (budget.passedBefore(rule)) {
                 return timedOut(action, budget.blame(rule), start, trace);
             }
-            long t0 = explain ? System.nanoTime() : 0;
-            ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, budget.deadline(), cost);
-            budget.ran(rule);
-            record(trace, explain, rule, result, t0);
-            if (seen != null) {
-                seen.evaluated(rule, payload, result);
-            }
+            ConditionResult result = run(rule, payload, budget, cost, trace, explain, seen);
             if (result instanceof ConditionResult.Value v) {
                 if (v.value() && firstTrue == null) {
                     firstTrue = rule;
@@ -286,6 +274,19 @@ public final class Evaluator {
         }
     }
 
+    /** Runs one rule under the decision's budgets, recording it in the trace and telling {@code seen}. */
+    private static ConditionResult run(BoundRule rule, Payload payload, Budget budget, CostMeter cost,
+            List<TraceEntry> trace, boolean explain, RuleSink seen) {
+        long t0 = explain ? System.nanoTime() : 0;
+        ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, budget.deadline(), cost);
+        budget.ran(rule);
+        record(trace, explain, rule, result, t0);
+        if (seen != null) {
+            seen.evaluated(rule, payload, result);
+        }
+        return result;
+    }
+
     private static void record(List<TraceEntry> trace, boolean explain, BoundRule rule, ConditionResult result,
             long t0) {
         if (!explain) {
@@ -336,6 +337,19 @@ public final class Evaluator {
         void evaluated(BoundRule rule, Payload payload, ConditionResult result);
     }
 
+    /**
+     * {@code budget}, when it is a valid time budget (positive), for the builders that take one.
+     *
+     * @throws IllegalArgumentException if it is zero or negative
+     */
+    public static Duration checkTimeBudget(Duration budget) {
+        Objects.requireNonNull(budget, "budget");
+        if (budget.isNegative() || budget.isZero()) {
+            throw new IllegalArgumentException("time budget must be positive, got " + budget);
+        }
+        return budget;
+    }
+
     /** Builds an {@link Evaluator}. Not thread-safe; the evaluator it builds is. */
     public static final class Builder {
         private Clock clock = Clock.systemUTC();
@@ -358,11 +372,7 @@ public final class Evaluator {
 
         /** The wall-clock budget (the backstop) of one evaluation; must be positive. */
         public Builder timeBudget(Duration budget) {
-            Objects.requireNonNull(budget, "budget");
-            if (budget.isNegative() || budget.isZero()) {
-                throw new IllegalArgumentException("time budget must be positive, got " + budget);
-            }
-            this.budget = budget;
+            this.budget = checkTimeBudget(budget);
             return this;
         }
 
