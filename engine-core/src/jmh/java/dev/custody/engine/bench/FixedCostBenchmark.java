@@ -25,7 +25,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The cost of deciding an action before any rule runs: our payload check ({@code validate}) and a whole
+ * The cost of deciding an action before any rule runs: our payload check ({@code firstCheck} on a new action,
+ * less {@code build}; {@code validate} when the action was checked before) and a whole
  * evaluation against a bundle with no rule ({@code emptyBundle}), against what the raw cel-java baseline
  * does instead (build its activation map: {@code rawActivation}). The per-action floor of
  * {@link EvaluateBenchmark}'s {@code denyEarly} mix.
@@ -52,9 +53,23 @@ public class FixedCostBenchmark {
         evaluator = Evaluator.create();
     }
 
+    /** The check of an action decided before: the action remembers it (docs/design.md §7.8). */
     @Benchmark
     public PayloadResult validate() {
         return PayloadValidator.validate(action, now);
+    }
+
+    /** Building a new action from its sections (each copied): what {@link #firstCheck} pays besides the check. */
+    @Benchmark
+    public Action build() {
+        return new Action(action.id(), action.action(), action.walletId(), action.workspaceId(), action.at(),
+                new java.util.HashMap<>(action.sections()));
+    }
+
+    /** Building a new action and checking it, as the first decision of an action read from a stream does. */
+    @Benchmark
+    public PayloadResult firstCheck() {
+        return PayloadValidator.validate(build(), now);
     }
 
     @Benchmark

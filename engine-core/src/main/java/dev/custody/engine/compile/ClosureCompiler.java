@@ -6,6 +6,7 @@ import dev.cel.common.ast.CelConstant;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.types.CelKind;
 import dev.cel.common.types.CelType;
+import dev.custody.engine.payload.Payload;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Section;
@@ -193,14 +194,14 @@ final class ClosureCompiler {
             }
             FieldSpec spec = FieldSchema.field(section, field).orElseThrow(ClosureCompiler::unsupported);
             if (e.select().testOnly()) {
-                return new FieldHas(e.id(), sectionName, field);
+                return new FieldHas(e.id(), section, field);
             }
             return switch (spec.type()) {
-                case NUMBER -> new DoubleField(e.id(), sectionName, field);
-                case INTEGER -> new LongField(e.id(), sectionName, field);
-                case STRING -> new Field(e.id(), sectionName, field, String.class);
-                case BOOLEAN -> new BoolField(e.id(), sectionName, field);
-                case MAP -> new Field(e.id(), sectionName, field, Map.class);
+                case NUMBER -> new DoubleField(e.id(), section, field);
+                case INTEGER -> new LongField(e.id(), section, field);
+                case STRING -> new Field(e.id(), section, field, String.class);
+                case BOOLEAN -> new BoolField(e.id(), section, field);
+                case MAP -> new Field(e.id(), section, field, Map.class);
             };
         }
         Node from = node(operand, depth + 1);
@@ -640,20 +641,17 @@ final class ClosureCompiler {
     // nodes
 
     /**
-     * What one evaluation of a compiled condition reads and counts: the payload's sections and the decision's
-     * {@link CostMeter}. Not thread-safe: one per evaluation.
+     * What one evaluation of a compiled condition reads and counts: the payload (its fields by slot) and the
+     * decision's {@link CostMeter}. Not thread-safe: one per evaluation (the meter keeps it for the next rule of
+     * the same decision, {@link CostMeter#frame}).
      */
     static final class Frame {
-        final Map<String, Map<String, Object>> sections;
+        final Payload payload;
         final CostMeter cost;
 
-        Frame(Map<String, Map<String, Object>> sections, CostMeter cost) {
-            this.sections = sections;
+        Frame(Payload payload, CostMeter cost) {
+            this.payload = payload;
             this.cost = cost;
-        }
-
-        Map<String, Object> get(String section) {
-            return sections.get(section);
         }
     }
 
@@ -782,40 +780,42 @@ final class ClosureCompiler {
         }
     }
 
-    /** {@code section.field}: the value, or cel-java's absent-key error. */
+    /**
+     * {@code section.field}: the value, or cel-java's absent-key error. Reads the payload's slot for the field
+     * ({@link Payload#slot}); the section and the field were resolved when the condition was compiled.
+     */
     static class Field extends Node {
-        final String section;
-        final String field;
+        final Section section;
+        final int slot;
         final Class<?> type;
         final String absent;
 
-        Field(long id, String section, String field, Class<?> type) {
+        Field(long id, Section section, String field, Class<?> type) {
             super(id);
             this.section = section;
-            this.field = field;
+            this.slot = Payload.slotOf(section, field);
             this.type = type;
             this.absent = "key '" + field + "' is not present in map.";
         }
 
         @Override
         final Object eval(Frame s) {
-            Map<String, Object> m = s.get(section);
-            if (m == null) {
-                throw EvalError.Defer.INSTANCE;
-            }
-            Object v = m.get(field);
+            Object v = s.payload.slot(slot);
             if (v == null) {
+                if (!s.payload.hasSection(section)) {
+                    throw EvalError.Defer.INSTANCE;
+                }
                 throw new EvalError(id, absent);
             }
             if (!type.isInstance(v)) {
-                throw EvalError.Defer.INSTANCE;
+                throw EvalError.Defer.INSTANCE; // also a hand-made payload's null (Payload.NULL_VALUE)
             }
             return v;
         }
     }
 
     static final class DoubleField extends Field {
-        DoubleField(long id, String section, String field) {
+        DoubleField(long id, Section section, String field) {
             super(id, section, field, Double.class);
         }
 
@@ -826,7 +826,7 @@ final class ClosureCompiler {
     }
 
     static final class LongField extends Field {
-        LongField(long id, String section, String field) {
+        LongField(long id, Section section, String field) {
             super(id, section, field, Long.class);
         }
 
@@ -837,7 +837,7 @@ final class ClosureCompiler {
     }
 
     static final class BoolField extends Field {
-        BoolField(long id, String section, String field) {
+        BoolField(long id, Section section, String field) {
             super(id, section, field, Boolean.class);
         }
 
@@ -847,24 +847,30 @@ final class ClosureCompiler {
         }
     }
 
-    /** {@code has(section.field)}. */
+    /** {@code has(section.field)}: whether the payload's slot for the field holds a value. */
     static final class FieldHas extends BoolNode {
-        final String section;
-        final String field;
+        final Section section;
+        final int slot;
 
-        FieldHas(long id, String section, String field) {
+        FieldHas(long id, Section section, String field) {
             super(id);
             this.section = section;
-            this.field = field;
+            this.slot = Payload.slotOf(section, field);
         }
 
         @Override
         boolean test(Frame s) {
-            Map<String, Object> m = s.get(section);
-            if (m == null) {
-                throw EvalError.Defer.INSTANCE;
+            Object v = s.payload.slot(slot);
+            if (v == null) {
+                if (!s.payload.hasSection(section)) {
+                    throw EvalError.Defer.INSTANCE;
+                }
+                return false;
             }
-            return present(m, field);
+            if (!known(v)) {
+                throw EvalError.Defer.INSTANCE; // a hand-made payload's field mapped to null, or to another type
+            }
+            return true;
         }
     }
 

@@ -216,7 +216,7 @@ public final class CompiledCondition {
     private ConditionResult run(Payload payload, long deadlineNanos, CostMeter cost) {
         if (compiled != null) {
             long before = cost.used();
-            ConditionResult r = runCompiled(payload.sections(), cost, false);
+            ConditionResult r = runCompiled(payload, cost, false);
             if (r != null) {
                 return r;
             }
@@ -230,10 +230,10 @@ public final class CompiledCondition {
      * deferred, or erred with an error it leaves to cel-java to word. With {@code raw} (for the differential
      * tests), never null: a deferral and an unworded error are failures with placeholder messages.
      */
-    private ConditionResult runCompiled(Map<String, Map<String, Object>> sections, CostMeter cost, boolean raw) {
+    private ConditionResult runCompiled(Payload payload, CostMeter cost, boolean raw) {
         try {
             cost.charge(nodes);
-            return result(compiled.eval(new ClosureCompiler.Frame(sections, cost)));
+            return result(compiled.eval(cost.frame(payload)));
         } catch (EvalError e) {
             if (e.detail == null) {
                 return raw ? new ConditionResult.Failure(WORDED_BY_CEL, false) : null;
@@ -271,7 +271,7 @@ public final class CompiledCondition {
         if (compiled == null) {
             throw new IllegalStateException("no compiled form: " + source);
         }
-        return runCompiled(payload.sections(), CostMeter.unlimited(), true);
+        return runCompiled(payload, CostMeter.unlimited(), true);
     }
 
     /** For the differential tests: the compiled form's result and the cost it was charged. */
@@ -280,7 +280,7 @@ public final class CompiledCondition {
         if (compiled == null) {
             throw new IllegalStateException("no compiled form: " + source);
         }
-        return runCompiled(payload.sections(), cost, true);
+        return runCompiled(payload, cost, true);
     }
 
     /** For the differential tests and benchmarks: the condition on cel-java, as if it had no compiled form. */

@@ -54,6 +54,8 @@ public final class CostMeter {
 
     private final long limit;
     private long used;
+    /** The compiled forms' frame for the payload of this meter's evaluation, made by the first rule. */
+    private ClosureCompiler.Frame frame;
 
     /**
      * A meter that stops evaluation once more than {@code limit} units are charged.
@@ -106,6 +108,16 @@ public final class CostMeter {
         if (used > limit) {
             throw Exceeded.INSTANCE;
         }
+    }
+
+    /** The frame a compiled form reads {@code payload} through: one per decision, shared by its rules. */
+    ClosureCompiler.Frame frame(dev.custody.engine.payload.Payload payload) {
+        ClosureCompiler.Frame f = frame;
+        if (f == null || f.payload != payload) {
+            f = new ClosureCompiler.Frame(payload, this);
+            frame = f;
+        }
+        return f;
     }
 
     /** Takes back what was charged since {@code used} was {@code mark} (a compiled form that handed over to cel-java). */

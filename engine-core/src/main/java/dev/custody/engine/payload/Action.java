@@ -18,8 +18,9 @@ import java.util.Set;
  * sees it ({@link PayloadValidator}), and a malformed action is denied. The {@code context} section is
  * never taken from the caller: it is computed from {@link #at()} (or the engine's clock when absent).
  *
- * <p>Immutable and thread-safe once built: the section maps are copied (shallowly; do not mutate nested
- * values you passed in while an evaluation runs).
+ * <p>Immutable and thread-safe once built: the section maps are copied (shallowly). The first decision checks
+ * the action and remembers the result, so nested values you passed in (inside {@code decoded_args}) are read
+ * then, once; changing them afterwards changes nothing the engine sees.
  *
  * @param id caller's id of the action, echoed in decisions; may be null
  * @param action the trigger action
@@ -56,12 +57,27 @@ public record Action(
         return new Action(id, action, walletId, workspaceId, at, ((Sections) sections).with(name, fields));
     }
 
+    /** What {@link PayloadValidator} remembered of checking these sections (null before the first check). */
+    Object checkCache() {
+        return ((Sections) sections).check;
+    }
+
+    /** Remembers what {@link PayloadValidator} found (any thread; the value is immutable). */
+    void checkCache(Object checked) {
+        ((Sections) sections).check = checked;
+    }
+
     /**
      * The sections as this class copied them: an unmodifiable map of unmodifiable copies. Knowing its own copy,
      * the constructor can share it instead of copying every section again ({@link #withAt}, {@link #withSection}).
+     * It also carries what the payload check found ({@link PayloadValidator#validate}), so that an action is
+     * checked once however often it is decided: actions sharing these sections (one made by {@link #withAt})
+     * share it, and the check tells them apart by trigger, wallet id and instant.
      */
     private static final class Sections extends AbstractMap<String, Map<String, Object>> {
         private final Map<String, Map<String, Object>> map;
+        /** Immutable; written by any thread that checked these sections, a race between them is benign. */
+        private volatile Object check;
 
         private Sections(Map<String, Map<String, Object>> map) {
             this.map = Collections.unmodifiableMap(map);

@@ -64,8 +64,8 @@ public final class PayloadValidator {
     private static final long SECONDS_PER_DAY = 86_400;
     /** The 168 {@code context} sections, by {@code day * 24 + hour} (Monday = day 0): made once, shared. */
     private static final List<Map<String, Object>> CONTEXTS;
-    /** Each section's fields by name. */
-    private static final Map<Section, Map<String, FieldSpec>> SPECS = new EnumMap<>(Section.class);
+    /** Each section's fields by name, with their slots ({@link Payload#slotOf}). */
+    private static final Map<Section, Map<String, Slotted>> SPECS = new EnumMap<>(Section.class);
 
     static {
         List<Map<String, Object>> contexts = new ArrayList<>(7 * 24);
@@ -76,11 +76,14 @@ public final class PayloadValidator {
         }
         CONTEXTS = List.copyOf(contexts);
         for (Section s : Section.values()) {
-            Map<String, FieldSpec> byName = new HashMap<>();
-            FieldSchema.fields(s).forEach(f -> byName.put(f.name(), f));
+            Map<String, Slotted> byName = new HashMap<>();
+            FieldSchema.fields(s).forEach(f -> byName.put(f.name(), new Slotted(f, Payload.slotOf(s, f.name()))));
             SPECS.put(s, byName);
         }
     }
+
+    /** A field's spec and its slot. */
+    private record Slotted(FieldSpec spec, int slot) {}
 
     private PayloadValidator() {}
 
@@ -97,8 +100,48 @@ public final class PayloadValidator {
      * Checks {@code action}, with {@code instant} as the evaluation instant (used only when the action
      * carries no {@code at}). Never throws for malformed content; {@code action} and {@code instant} must
      * not be null.
+     *
+     * <p>An action is checked once: the {@link Action} remembers the result (the checked values, or why it is
+     * malformed), so deciding it again, against another bundle (replay and diff) or in a loop (benchmarks),
+     * neither checks nor copies anything. It remembers the whole payload for the last instant it was checked at
+     * (its own {@code at}); an action without one, and copies made by {@link Action#withAt}, which share the
+     * remembered values, get a payload with {@code context} for their instant, which costs a copy of the slot
+     * array and of the section map. Nested values (inside {@code decoded_args}) are read at that first check.
      */
     public static PayloadResult validate(Action action, Instant instant) {
+        Object remembered = action.checkCache();
+        Checked checked = remembered instanceof Checked c && c.trigger == action.action()
+                && java.util.Objects.equals(c.walletId, action.walletId()) ? c : null;
+        Instant at = action.at() != null ? action.at() : instant;
+        if (checked == null) {
+            checked = new Checked(action.action(), action.walletId(), checkValues(action), null, null);
+        } else if (checked.full != null && checked.fullAt.equals(at)) {
+            return checked.full;
+        }
+        if (checked.body instanceof PayloadResult.Invalid) {
+            action.checkCache(checked);
+            return checked.body;
+        }
+        if (at.isBefore(FIRST_DATED) || at.isAfter(LAST_DATED)) {
+            // Instant's range is wider than a date's: the far ends have no hour or weekday
+            action.checkCache(checked);
+            return new PayloadResult.Invalid("`at` `" + at + "` is out of the supported date range");
+        }
+        PayloadResult full = new PayloadResult.Valid(((PayloadResult.Valid) checked.body).payload().at(at, context(at)));
+        action.checkCache(action.at() != null ? new Checked(checked.trigger, checked.walletId, checked.body, at, full)
+                : checked);
+        return full;
+    }
+
+    /**
+     * What an {@link Action} remembers of its check: for its trigger and wallet id, the checked values without
+     * {@code context} ({@code body}) and, for the action's own {@code at}, the whole payload ({@code full}).
+     */
+    private record Checked(TriggerAction trigger, String walletId, PayloadResult body, Instant fullAt,
+            PayloadResult full) {}
+
+    /** The schema check of everything but the instant: a payload without {@code context}, or why it is malformed. */
+    private static PayloadResult checkValues(Action action) {
         TriggerAction trigger = action.action();
         if (action.walletId() == null || action.walletId().isEmpty()) {
             return new PayloadResult.Invalid("`wallet_id` is missing");
@@ -106,7 +149,8 @@ public final class PayloadValidator {
         if (!Uuids.isUuid(action.walletId())) {
             return new PayloadResult.Invalid("`wallet_id` `" + clip(action.walletId()) + "` is not a UUID");
         }
-        Instant at = action.at() != null ? action.at() : instant;
+        Object[] slots = new Object[Payload.slotCount()];
+        int mask = 1 << Section.CONTEXT.ordinal();
         Map<String, Map<String, Object>> out = new HashMap<>();
         for (Map.Entry<String, Map<String, Object>> e : action.sections().entrySet()) {
             String name = e.getKey();
@@ -131,8 +175,8 @@ public final class PayloadValidator {
             }
             // The action's section maps are its own unmodifiable copies: while every value is already in the form
             // CEL reads, the payload shares the map; from the first value that is not, converted values are kept
-            // and the section is copied (it is checked on every decision, so the common case copies nothing).
-            Map<String, FieldSpec> specs = SPECS.get(section);
+            // and the section is copied.
+            Map<String, Slotted> specs = SPECS.get(section);
             Object[] changed = null;
             int firstChange = -1;
             int i = 0;
@@ -141,13 +185,14 @@ public final class PayloadValidator {
                 if (fieldName == null) {
                     return new PayloadResult.Invalid("a field of section `" + name + "` has no name (null)");
                 }
-                FieldSpec spec = specs.get(fieldName);
-                if (spec == null) {
+                Slotted slotted = specs.get(fieldName);
+                if (slotted == null) {
                     List<String> names = FieldSchema.fields(section).stream().map(FieldSpec::name).toList();
                     String hint = Suggestions.closest(fieldName, names)
                             .map(s -> " (did you mean `" + name + "." + s + "`?)").orElse("");
                     return new PayloadResult.Invalid("unknown field `" + name + "." + clip(fieldName) + "`" + hint);
                 }
+                FieldSpec spec = slotted.spec;
                 Object value = null;
                 if (f.getValue() != null) {
                     try {
@@ -156,6 +201,7 @@ public final class PayloadValidator {
                         return new PayloadResult.Invalid("field `" + spec.path() + "` " + m.getMessage());
                     }
                 }
+                slots[slotted.slot] = value;
                 if (changed == null && (value == null || value != f.getValue())) {
                     changed = new Object[fields.size()];
                     firstChange = i;
@@ -165,6 +211,7 @@ public final class PayloadValidator {
                 }
                 i++;
             }
+            mask |= 1 << section.ordinal();
             if (changed == null) {
                 out.put(name, fields);
                 continue;
@@ -180,15 +227,13 @@ public final class PayloadValidator {
             }
             out.put(name, Collections.unmodifiableMap(converted));
         }
-        if (at.isBefore(FIRST_DATED) || at.isAfter(LAST_DATED)) {
-            // Instant's range is wider than a date's: the far ends have no hour or weekday
-            return new PayloadResult.Invalid("`at` `" + at + "` is out of the supported date range");
-        }
-        out.put("context", context(at));
         // A section the caller left out has no fields, but it exists: has() on one of its fields must be false
         // (not unknown, which fails the rule), and a read must fail as an absent field.
         for (Section s : FieldSchema.sections(trigger)) {
-            out.putIfAbsent(s.wireName(), Map.of());
+            if (s != Section.CONTEXT) {
+                out.putIfAbsent(s.wireName(), Map.of());
+                mask |= 1 << s.ordinal();
+            }
         }
         // A call given without decoded arguments is an unrecognized one: its decoded_args is an empty map, so
         // has(resource.decoded_args.<key>) is false there rather than a failed read (docs/design.md §3).
@@ -197,9 +242,10 @@ public final class PayloadValidator {
             Map<String, Object> withArgs = new HashMap<>(resource);
             withArgs.put("decoded_args", Map.of());
             out.put(Section.RESOURCE.wireName(), Collections.unmodifiableMap(withArgs));
+            slots[Payload.slotOrThrow(Section.RESOURCE, "decoded_args")] = Map.of();
         }
         return new PayloadResult.Valid(new Payload(trigger, action.walletId().toLowerCase(java.util.Locale.ROOT),
-                at, Collections.unmodifiableMap(out)));
+                null, Collections.unmodifiableMap(out), slots, mask));
     }
 
     private static Object convert(FieldSpec spec, Object raw) throws Malformed {
