@@ -182,6 +182,11 @@ public final class Payload {
         return new Payload(action, walletId, at, Collections.unmodifiableMap(withContext), copy, sectionMask);
     }
 
+    /** This payload at another instant with the same {@code context}: every value shared. */
+    Payload sameValuesAt(Instant at) {
+        return at.equals(instant) ? this : new Payload(action, walletId, at, sections, slots, sectionMask);
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof Payload p && action == p.action && Objects.equals(walletId, p.walletId)

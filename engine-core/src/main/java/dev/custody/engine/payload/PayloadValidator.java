@@ -103,10 +103,12 @@ public final class PayloadValidator {
      *
      * <p>An action is checked once: the {@link Action} remembers the result (the checked values, or why it is
      * malformed), so deciding it again, against another bundle (replay and diff) or in a loop (benchmarks),
-     * neither checks nor copies anything. It remembers the whole payload for the last instant it was checked at
-     * (its own {@code at}); an action without one, and copies made by {@link Action#withAt}, which share the
-     * remembered values, get a payload with {@code context} for their instant, which costs a copy of the slot
-     * array and of the section map. Nested values (inside {@code decoded_args}) are read at that first check.
+     * neither checks nor copies anything. It remembers the whole payload for the last instant it was checked at:
+     * its own {@code at} or, for an action without one, the last evaluation instant. Another instant in the same
+     * UTC hour shares every value with it (a new {@code Payload} with another {@link Payload#instant()}); another
+     * hour costs a copy of the slot array and of the section map, with {@code context} set for it. Copies made by
+     * {@link Action#withAt} share what is remembered. Nested values (inside {@code decoded_args}) are read at that
+     * first check.
      */
     public static PayloadResult validate(Action action, Instant instant) {
         Object remembered = action.checkCache();
@@ -127,9 +129,13 @@ public final class PayloadValidator {
             action.checkCache(checked);
             return new PayloadResult.Invalid("`at` `" + at + "` is out of the supported date range");
         }
-        PayloadResult full = new PayloadResult.Valid(((PayloadResult.Valid) checked.body).payload().at(at, context(at)));
-        action.checkCache(action.at() != null ? new Checked(checked.trigger, checked.walletId, checked.body, at, full)
-                : checked);
+        Map<String, Object> context = context(at);
+        Payload last = checked.full == null ? null : ((PayloadResult.Valid) checked.full).payload();
+        // the same hour and weekday as the payload remembered: the same values, only the instant differs
+        Payload payload = last != null && last.sections().get(Section.CONTEXT.wireName()) == context
+                ? last.sameValuesAt(at) : ((PayloadResult.Valid) checked.body).payload().at(at, context);
+        PayloadResult full = new PayloadResult.Valid(payload);
+        action.checkCache(new Checked(checked.trigger, checked.walletId, checked.body, at, full));
         return full;
     }
 

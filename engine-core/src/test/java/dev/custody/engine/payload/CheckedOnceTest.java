@@ -64,6 +64,11 @@ class CheckedOnceTest {
         assertEquals(Map.of("hour", 14L, "day_of_week", "Tuesday"), tuesday.sections().get("context"));
         assertEquals("Tuesday", tuesday.slot(Payload.slotOf(Section.CONTEXT, "day_of_week")));
         assertEquals(MONDAY_3H, monday.instant());
+        // later in the same hour: the values are shared, only the instant is new
+        Payload later = valid(PayloadValidator.validate(a, Fixtures.TUESDAY_14H.plusSeconds(60)));
+        assertEquals(Fixtures.TUESDAY_14H.plusSeconds(60), later.instant());
+        assertSame(tuesday.sections(), later.sections());
+        assertEquals("Tuesday", later.slot(Payload.slotOf(Section.CONTEXT, "day_of_week")));
         // an evaluation instant without a date does not make the action malformed for later evaluations
         assertEquals(new PayloadResult.Invalid("`at` `" + Instant.MAX + "` is out of the supported date range"),
                 PayloadValidator.validate(a, Instant.MAX));
