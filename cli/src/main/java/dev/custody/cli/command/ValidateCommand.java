@@ -92,14 +92,16 @@ public final class ValidateCommand implements Callable<Integer> {
     }
 
     /**
-     * {@code {"valid", "diagnostics": [...], "cost_estimate"}} as docs/design.md §5 gives it, with the worst-case
-     * cost of docs/design.md §7.10 (null when the condition is invalid or its cost is unbounded).
+     * {@code {"valid", "diagnostics": [...], "cost_estimate", "compiled"}} as docs/design.md §5 gives it, with the
+     * worst-case cost of docs/design.md §7.10 (null when the condition is invalid or its cost is unbounded) and
+     * whether the condition has a compiled form (docs/design.md §7.8; null when it is invalid).
      */
     static Map<String, Object> json(CompileResult result) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("valid", result.valid());
         m.put("diagnostics", json(result.diagnostics()));
         m.put("cost_estimate", result.condition().map(c -> c.costEstimate() < 0 ? null : c.costEstimate()).orElse(null));
+        m.put("compiled", result.condition().map(c -> (Object) c.compiled()).orElse(null));
         return m;
     }
 

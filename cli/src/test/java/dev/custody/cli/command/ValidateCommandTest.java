@@ -59,13 +59,13 @@ class ValidateCommandTest {
         assertEquals(ExitCode.INPUT, r.exit());
         assertEquals("{\"valid\":false,\"diagnostics\":[{\"severity\":\"error\",\"code\":\"unknown_field\","
                 + "\"message\":\"unknown field `withdrawal.amout`\",\"line\":1,\"column\":12,"
-                + "\"hint\":\"did you mean `withdrawal.amount`?\"}],\"cost_estimate\":null}\n", r.out());
+                + "\"hint\":\"did you mean `withdrawal.amount`?\"}],\"cost_estimate\":null,\"compiled\":null}\n", r.out());
 
         Cli.Result ok = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY", "--format", "json",
                 "withdrawal.amount > 1");
         assertEquals(ExitCode.OK, ok.exit());
         // four nodes: the section, the field, the constant, the comparison (docs/design.md §7.10)
-        assertEquals("{\"valid\":true,\"diagnostics\":[],\"cost_estimate\":4}\n", ok.out());
+        assertEquals("{\"valid\":true,\"diagnostics\":[],\"cost_estimate\":4,\"compiled\":true}\n", ok.out());
     }
 
     @Test
@@ -78,7 +78,8 @@ class ValidateCommandTest {
                 + "\"code\":\"cost_exceeds_limit\",\"message\":\"the condition's worst-case cost, "), r.out());
         assertTrue(r.out().contains(" units, exceeds the limit of 400000: on the largest valid payloads it is stopped and "
                 + "the action denied (cost_budget)\",\"line\":1,\"column\":1,"), r.out());
-        assertTrue(r.out().matches("(?s).*\"cost_estimate\":[0-9]{8,}\\}\n"), r.out());
+        // a comprehension has no compiled form: it runs on cel-java (docs/design.md §7.8)
+        assertTrue(r.out().matches("(?s).*\"cost_estimate\":[0-9]{8,},\"compiled\":false\\}\n"), r.out());
     }
 
     @Test
