@@ -78,8 +78,11 @@ class ValidateCommandTest {
                 + "\"code\":\"cost_exceeds_limit\",\"message\":\"the condition's worst-case cost, "), r.out());
         assertTrue(r.out().contains(" units, exceeds the limit of 400000: on the largest valid payloads it is stopped and "
                 + "the action denied (cost_budget)\",\"line\":1,\"column\":1,"), r.out());
-        // a comprehension has no compiled form: it runs on cel-java (docs/design.md §7.8)
-        assertTrue(r.out().matches("(?s).*\"cost_estimate\":[0-9]{8,},\"compiled\":false\\}\n"), r.out());
+        assertTrue(r.out().matches("(?s).*\"cost_estimate\":[0-9]{8,},\"compiled\":true\\}\n"), r.out());
+        // unsigned integers have no compiled form: such a condition runs on cel-java (docs/design.md §7.8)
+        Cli.Result uint = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY", "--format", "json",
+                "uint(wallet.withdrawal_count_1h) > 3u");
+        assertEquals("{\"valid\":true,\"diagnostics\":[],\"cost_estimate\":7,\"compiled\":false}\n", uint.out());
     }
 
     @Test

@@ -49,17 +49,25 @@ import java.util.Set;
  * {@code ?:}, {@code in} (a hashed set for a list of string constants), {@code size}, {@code startsWith},
  * {@code endsWith}, {@code contains}, {@code matches} on a constant pattern (re2j, compiled once, partial
  * match as cel-java runs it), {@code + - * / %} and unary minus with int64 overflow and division-by-zero
- * errors, indexing, and {@code int()}, {@code double()}, {@code string()}. Anything else has no compiled
- * form and runs on cel-java as before: comprehensions (the {@code all}/{@code exists}/{@code exists_one}/
- * {@code map}/{@code filter} macros), unsigned integers, bytes, null, timestamps and durations, other
- * functions, a pattern built at run time or above the compiler's regex program size, and trees deeper
- * than {@value #MAX_DEPTH}. Translation never fails loudly: whatever it does not recognise, it refuses.
+ * errors, indexing, {@code int()}, {@code double()}, {@code string()}, and comprehensions (what the
+ * {@code all}/{@code exists}/{@code exists_one}/{@code map}/{@code filter} macros expand to, nested up to
+ * {@value #MAX_LOCALS} variables deep). Anything else has no compiled form and runs on cel-java as before:
+ * unsigned integers, bytes, null, timestamps and durations, {@code type()} and other functions, a pattern built
+ * at run time or above the compiler's regex program size, and trees deeper than {@value #MAX_DEPTH}.
+ * Translation never fails loudly: whatever it does not recognise, it refuses. A comprehension whose step fails
+ * hands the whole condition to cel-java ({@link EvalError.Defer}): cel-java keeps the error in the accumulator,
+ * where a later step may absorb it, and the compiled form does not model that; so does one past the compiler's
+ * iteration limit, whose error cel-java words.
  *
  * <h2>Why it is bounded</h2>
- * A compiled condition has no loops over data other than the ones each node does once ({@code in} over a
- * list literal or a payload list, {@code size}, equality of two payload lists or maps, a regex match, which
- * re2j runs in linear time): a fixed number of steps for a payload that {@link
- * dev.custody.engine.payload.PayloadValidator} accepted, so it runs without cel-java's deadline listener.
+ * Outside comprehensions, a compiled condition has no loops over data other than the ones each node does once
+ * ({@code in} over a list literal or a payload list, {@code size}, equality of two payload lists or maps, a
+ * regex match, which re2j runs in linear time): a fixed number of steps for a payload that {@link
+ * dev.custody.engine.payload.PayloadValidator} accepted. A comprehension loops over a list or map the payload
+ * or the condition holds; it is bounded as cel-java's are: every node of its loop is charged to the cost meter
+ * each time it runs (so the cost is cel-java's, node for node), the lists it builds are capped, its iterations
+ * count against the compiler's limit, and it reads the thread's CPU clock every {@value #CLOCK_EVERY}
+ * iterations against the time backstop.
  *
  * <p>Types: a sub-expression whose type holds by construction (a typed field, a constant, an operator or
  * function over such) gets a node specialised for it (a double field compared with a constant reads and
@@ -74,20 +82,42 @@ final class ClosureCompiler {
     /** Deeper trees are left to cel-java (the evaluation recursion must stay shallow). */
     static final int MAX_DEPTH = 120;
 
+    /** The most comprehension variables in scope at once (two per nested comprehension); deeper nesting is left to cel-java. */
+    static final int MAX_LOCALS = 16;
+    /** How many loop iterations pass between two reads of the thread's CPU clock (the time backstop). */
+    static final int CLOCK_EVERY = 64;
+
     private final CelAbstractSyntaxTree ast;
     private final TriggerAction action;
     private final int maxRegexProgramSize;
+    private final int maxIterations;
+    /** The comprehension variables in scope, innermost last; a variable's local slot is its position. */
+    private final List<String> scope = new ArrayList<>();
+    /** How many loops (a comprehension's condition and step) enclose the node being translated. */
+    private int loops;
 
-    private ClosureCompiler(CelAbstractSyntaxTree ast, TriggerAction action, int maxRegexProgramSize) {
+    private ClosureCompiler(CelAbstractSyntaxTree ast, TriggerAction action, int maxRegexProgramSize, int maxIterations) {
         this.ast = ast;
         this.action = action;
         this.maxRegexProgramSize = maxRegexProgramSize;
+        this.maxIterations = maxIterations;
     }
 
     /** The compiled form of a checked condition, or empty when it has none (see the class comment). */
     static Optional<Node> compile(CelAbstractSyntaxTree ast, TriggerAction action, int maxRegexProgramSize) {
+        return compile(ast, action, maxRegexProgramSize, Integer.MAX_VALUE);
+    }
+
+    /**
+     * The compiled form of a checked condition, or empty when it has none (see the class comment); its
+     * comprehensions hand the condition over to cel-java once they have run {@code maxIterations} iterations in
+     * all (cel-java then stops it with its own error).
+     */
+    static Optional<Node> compile(CelAbstractSyntaxTree ast, TriggerAction action, int maxRegexProgramSize,
+            int maxIterations) {
         try {
-            return Optional.of(new ClosureCompiler(ast, action, maxRegexProgramSize).node(ast.getExpr(), 0));
+            return Optional.of(new ClosureCompiler(ast, action, maxRegexProgramSize,
+                    maxIterations <= 0 ? Integer.MAX_VALUE : maxIterations).node(ast.getExpr(), 0));
         } catch (Unsupported | RuntimeException | StackOverflowError e) {
             return Optional.empty();
         }
@@ -131,7 +161,8 @@ final class ClosureCompiler {
         return switch (e.getKind()) {
             case CONSTANT -> type(e);
             case SELECT -> e.select().testOnly() ? T.BOOL
-                    : e.select().operand().getKind() == CelExpr.ExprKind.Kind.IDENT ? type(e) : T.OTHER;
+                    : e.select().operand().getKind() == CelExpr.ExprKind.Kind.IDENT
+                    && scope.lastIndexOf(e.select().operand().ident().name()) < 0 ? type(e) : T.OTHER;
             case CALL -> exactCall(e);
             default -> T.OTHER;
         };
@@ -162,14 +193,73 @@ final class ClosureCompiler {
             throw unsupported();
         }
         type(e); // refuses uint, bytes, null, timestamps, ... wherever they appear
-        return switch (e.getKind()) {
+        Node n = switch (e.getKind()) {
             case CONSTANT -> constant(e);
             case SELECT -> select(e, depth);
             case CALL -> call(e, depth);
             case LIST -> list(e, depth);
             case MAP -> map(e, depth);
-            default -> throw unsupported(); // a bare identifier, a comprehension, a struct
+            case IDENT -> variable(e);
+            case COMPREHENSION -> comprehension(e, depth);
+            default -> throw unsupported(); // a struct
         };
+        if (loops == 0) {
+            return n;
+        }
+        // Inside a loop a node runs once per iteration, and cel-java's listener charges it each time it gives a
+        // value: so does the wrapper (the rest of the tree is charged once up front, CompiledCondition).
+        return new Counted(n, 1 + folded(e));
+    }
+
+    /**
+     * The sub-expressions of {@code e} that cel-java evaluates and the compiled node does not, having folded them
+     * in when it was built: the section of a typed field ({@code principal} in {@code principal.role}), the
+     * constant pattern of {@code matches}, the keys of a map literal.
+     */
+    private int folded(CelExpr e) {
+        return switch (e.getKind()) {
+            case SELECT -> e.select().operand().getKind() == CelExpr.ExprKind.Kind.IDENT
+                    && scope.lastIndexOf(e.select().operand().ident().name()) < 0 ? 1 : 0;
+            case CALL -> e.call().function().equals("matches") ? 1 : 0;
+            case MAP -> e.map().entries().size();
+            default -> 0;
+        };
+    }
+
+    /** A comprehension variable in scope (a bare identifier that is not one is not compiled). */
+    private Node variable(CelExpr e) throws Unsupported {
+        int slot = scope.lastIndexOf(e.ident().name());
+        if (slot < 0) {
+            throw unsupported();
+        }
+        return new Var(e.id(), slot);
+    }
+
+    /**
+     * A comprehension (what the {@code all}, {@code exists}, {@code exists_one}, {@code map} and {@code filter}
+     * macros expand to), run as cel-java runs it: the range once (a list, or a map's keys), the accumulator's
+     * initial value, then per element the loop condition (stop when false) and the step, then the result with
+     * only the accumulator in scope. Refused: two-variable comprehensions, and nesting beyond {@link #MAX_LOCALS}.
+     */
+    private Node comprehension(CelExpr e, int depth) throws Unsupported {
+        CelExpr.CelComprehension c = e.comprehension();
+        if (c.iterVar2() != null && !c.iterVar2().isEmpty() || scope.size() + 2 > MAX_LOCALS) {
+            throw unsupported();
+        }
+        Node range = node(c.iterRange(), depth + 1);
+        Node init = node(c.accuInit(), depth + 1);
+        int accu = scope.size();
+        scope.add(c.accuVar());
+        int iter = scope.size();
+        scope.add(c.iterVar());
+        loops++;
+        Node condition = node(c.loopCondition(), depth + 1);
+        Node step = node(c.loopStep(), depth + 1);
+        loops--;
+        scope.remove(iter); // the result sees the accumulator only
+        Node result = node(c.result(), depth + 1);
+        scope.remove(accu);
+        return new Comprehension(e.id(), range, init, iter, accu, condition, step, result, maxIterations);
     }
 
     private static Node constant(CelExpr e) throws Unsupported {
@@ -186,7 +276,7 @@ final class ClosureCompiler {
     private Node select(CelExpr e, int depth) throws Unsupported {
         CelExpr operand = e.select().operand();
         String field = e.select().field();
-        if (operand.getKind() == CelExpr.ExprKind.Kind.IDENT) {
+        if (operand.getKind() == CelExpr.ExprKind.Kind.IDENT && scope.lastIndexOf(operand.ident().name()) < 0) {
             String sectionName = operand.ident().name();
             Section section = Section.fromWireName(sectionName).orElseThrow(ClosureCompiler::unsupported);
             if (!FieldSchema.hasSection(action, section)) {
@@ -259,6 +349,9 @@ final class ClosureCompiler {
             }
             case "_?_:_" -> {
                 return new Ternary(id, n.get(0), n.get(1), n.get(2));
+            }
+            case "@not_strictly_false" -> {
+                return new NotStrictlyFalse(id, n.get(0));
             }
             case "_==_", "_!=_" -> {
                 return equality(id, fn.equals("_!=_"), args.get(0), args.get(1), n.get(0), n.get(1));
@@ -360,7 +453,8 @@ final class ClosureCompiler {
     }
 
     private Node in(long id, CelExpr element, CelExpr container, Node x, Node y) throws Unsupported {
-        if (exact(element) == T.STRING && container.getKind() == CelExpr.ExprKind.Kind.LIST) {
+        // in a loop the list literal's nodes are charged per iteration, as cel-java builds it each time: not hashed
+        if (loops == 0 && exact(element) == T.STRING && container.getKind() == CelExpr.ExprKind.Kind.LIST) {
             Set<String> constants = new HashSet<>();
             List<String> list = new ArrayList<>();
             for (CelExpr c : container.list().elements()) {
@@ -648,6 +742,12 @@ final class ClosureCompiler {
     static final class Frame {
         final Payload payload;
         final CostMeter cost;
+        /** The comprehension variables' values by slot (made by the first comprehension that runs). */
+        Object[] locals;
+        /** The time backstop of the condition running ({@link ThreadClock}); set before each condition. */
+        long deadline = Long.MAX_VALUE;
+        /** The loop iterations of the condition running, every comprehension together; reset before each. */
+        int iterations;
 
         Frame(Payload payload, CostMeter cost) {
             this.payload = payload;
@@ -1066,6 +1166,174 @@ final class ClosureCompiler {
         @Override
         boolean test(Frame s) {
             return !operand.test(s);
+        }
+    }
+
+    /** A comprehension variable: its value in the frame's locals. */
+    static final class Var extends Node {
+        final int slot;
+
+        Var(long id, int slot) {
+            super(id);
+            this.slot = slot;
+        }
+
+        @Override
+        Object eval(Frame s) {
+            return s.locals[slot];
+        }
+    }
+
+    /**
+     * {@code @not_strictly_false(x)}, the loop condition of {@code all} and {@code exists}: x when it is a
+     * boolean, true otherwise, an error included (a non-strict function, as in cel-java).
+     */
+    static final class NotStrictlyFalse extends BoolNode {
+        final Node arg;
+
+        NotStrictlyFalse(long id, Node arg) {
+            super(id);
+            this.arg = arg;
+        }
+
+        @Override
+        boolean test(Frame s) {
+            Object v;
+            try {
+                v = arg.eval(s);
+            } catch (EvalError e) {
+                return true;
+            }
+            return v instanceof Boolean b ? b : true;
+        }
+    }
+
+    /**
+     * A node inside a loop, charged {@code units} each time it gives a value, as cel-java's listener charges every
+     * sub-expression it evaluates (CompiledCondition charges the whole tree once up front, which covers what runs
+     * once). A node that fails is not charged, as cel-java's listener is not called for it.
+     */
+    static final class Counted extends Node {
+        final Node inner;
+        final long units;
+
+        Counted(Node inner, long units) {
+            super(inner.id);
+            this.inner = inner;
+            this.units = units;
+        }
+
+        @Override
+        Object eval(Frame s) {
+            Object v = inner.eval(s);
+            s.cost.charge(units);
+            return v;
+        }
+
+        @Override
+        boolean test(Frame s) {
+            // as Node.test, with the charge between the value and the check that it is a boolean (which is the
+            // parent's in cel-java, after the listener charged the child)
+            Object v = inner instanceof BoolNode b ? (b.test(s) ? Boolean.TRUE : Boolean.FALSE) : inner.eval(s);
+            s.cost.charge(units);
+            if (v instanceof Boolean b) {
+                return b;
+            }
+            throw mismatch(id, v);
+        }
+
+        @Override
+        long asLong(Frame s) {
+            long v = inner.asLong(s);
+            s.cost.charge(units);
+            return v;
+        }
+
+        @Override
+        double asDouble(Frame s) {
+            double v = inner.asDouble(s);
+            s.cost.charge(units);
+            return v;
+        }
+    }
+
+    /**
+     * A comprehension ({@link ClosureCompiler#comprehension}). Bounded as cel-java bounds it: every node of the loop
+     * is charged per iteration (the cost meter stops a long one), the lists it builds are capped, and every
+     * {@value ClosureCompiler#CLOCK_EVERY} iterations the thread's CPU clock is read against the time backstop.
+     * Two cases it hands to cel-java whole ({@link EvalError.Defer}): a step that fails (cel-java carries the error
+     * in the accumulator, which a later step may absorb), and more iterations than the compiler allows (cel-java
+     * words that error).
+     */
+    static final class Comprehension extends Node {
+        final Node range;
+        final Node init;
+        final int iter;
+        final int accu;
+        final Node condition;
+        final Node step;
+        final Node result;
+        final int maxIterations;
+
+        Comprehension(long id, Node range, Node init, int iter, int accu, Node condition, Node step, Node result,
+                int maxIterations) {
+            super(id);
+            this.range = range;
+            this.init = init;
+            this.iter = iter;
+            this.accu = accu;
+            this.condition = condition;
+            this.step = step;
+            this.result = result;
+            this.maxIterations = maxIterations;
+        }
+
+        @Override
+        Object eval(Frame s) {
+            Object r = range.eval(s);
+            java.util.Collection<?> items;
+            if (r instanceof List<?> list) {
+                items = list;
+            } else if (r instanceof Map<?, ?> map) {
+                items = map.keySet();
+            } else {
+                throw mismatch(id, r); // cel-java words it: "expected a list or a map for iteration range"
+            }
+            Object acc = init.eval(s);
+            if (s.locals == null) {
+                s.locals = new Object[MAX_LOCALS];
+            }
+            Object[] locals = s.locals;
+            for (Object x : items) {
+                if (++s.iterations > maxIterations) {
+                    throw EvalError.Defer.INSTANCE;
+                }
+                if (s.iterations % CLOCK_EVERY == 0 && ThreadClock.now() - s.deadline > 0) {
+                    throw CompiledCondition.BudgetExceeded.INSTANCE;
+                }
+                if (!known(x)) {
+                    throw EvalError.Defer.INSTANCE;
+                }
+                locals[iter] = x;
+                locals[accu] = acc;
+                if (!condition.test(s)) {
+                    break;
+                }
+                try {
+                    acc = step.eval(s);
+                } catch (EvalError e) {
+                    throw EvalError.Defer.INSTANCE;
+                }
+            }
+            locals[accu] = acc;
+            Object out = result.eval(s);
+            // what cel-java's listener charges for a value a comprehension builds (CostRoles)
+            if (out instanceof java.util.Collection<?> col) {
+                s.cost.charge((long) CostMeter.ELEMENT_UNITS * col.size());
+            } else if (out instanceof Map<?, ?> m) {
+                s.cost.charge((long) CostMeter.ELEMENT_UNITS * m.size());
+            }
+            return out;
         }
     }
 

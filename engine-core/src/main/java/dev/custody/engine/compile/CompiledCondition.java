@@ -66,8 +66,13 @@ public final class CompiledCondition {
     private final boolean watched;
     /** The compiled form ({@link ClosureCompiler}), or null when the condition runs on cel-java only. */
     private final ClosureCompiler.Node compiled;
-    /** The number of nodes of the checked tree: what the compiled form is charged when it starts. */
+    /** The number of nodes of the checked tree. */
     private final long nodes;
+    /**
+     * What the compiled form is charged when it starts: every node outside a comprehension's loop (those inside are
+     * charged each time they run, ClosureCompiler.Counted).
+     */
+    private final long upFront;
     /** What the cost meter charges, beyond one unit, for the value of each sub-expression (by expression id). */
     private final CostRoles roles;
     /** The worst-case cost over every valid payload, or -1 when it is not bounded. */
@@ -83,6 +88,7 @@ public final class CompiledCondition {
         this.watched = mayRunLong(ast.getExpr());
         this.compiled = compiled;
         this.nodes = CostRoles.count(ast.getExpr());
+        this.upFront = nodes - CostRoles.loopNodes(ast.getExpr());
         this.roles = CostRoles.of(ast.getExpr(), maxRegexProgramSize);
         this.costEstimate = new CostEstimator(ast, action, maxRegexProgramSize, comprehensionMaxIterations)
                 .estimate();
@@ -216,7 +222,7 @@ public final class CompiledCondition {
     private ConditionResult run(Payload payload, long deadlineNanos, CostMeter cost) {
         if (compiled != null) {
             long before = cost.used();
-            ConditionResult r = runCompiled(payload, cost, false);
+            ConditionResult r = runCompiled(payload, cost, false, deadlineNanos);
             if (r != null) {
                 return r;
             }
@@ -230,10 +236,13 @@ public final class CompiledCondition {
      * deferred, or erred with an error it leaves to cel-java to word. With {@code raw} (for the differential
      * tests), never null: a deferral and an unworded error are failures with placeholder messages.
      */
-    private ConditionResult runCompiled(Payload payload, CostMeter cost, boolean raw) {
+    private ConditionResult runCompiled(Payload payload, CostMeter cost, boolean raw, long deadlineNanos) {
         try {
-            cost.charge(nodes);
-            return result(compiled.eval(cost.frame(payload)));
+            cost.charge(upFront);
+            ClosureCompiler.Frame frame = cost.frame(payload);
+            frame.deadline = deadlineNanos;
+            frame.iterations = 0;
+            return result(compiled.eval(frame));
         } catch (EvalError e) {
             if (e.detail == null) {
                 return raw ? new ConditionResult.Failure(WORDED_BY_CEL, false) : null;
@@ -244,6 +253,8 @@ public final class CompiledCondition {
             return raw ? new ConditionResult.Failure(DEFERRED, false) : null;
         } catch (CostMeter.Exceeded e) {
             return COST_EXCEEDED;
+        } catch (BudgetExceeded e) {
+            return TIME_EXCEEDED;
         } catch (TooLarge e) {
             return new ConditionResult.Failure(e.getMessage(), false);
         } catch (RuntimeException | StackOverflowError e) {
@@ -252,6 +263,8 @@ public final class CompiledCondition {
         }
     }
 
+    private static final ConditionResult.Failure TIME_EXCEEDED =
+            new ConditionResult.Failure("time budget exceeded while the rule ran", true);
     private static final ConditionResult.Failure COST_EXCEEDED =
             new ConditionResult.Failure("cost budget exceeded while the rule ran", false, true);
 
@@ -271,7 +284,7 @@ public final class CompiledCondition {
         if (compiled == null) {
             throw new IllegalStateException("no compiled form: " + source);
         }
-        return runCompiled(payload, CostMeter.unlimited(), true);
+        return runCompiled(payload, CostMeter.unlimited(), true, Long.MAX_VALUE);
     }
 
     /** For the differential tests: the compiled form's result and the cost it was charged. */
@@ -280,7 +293,7 @@ public final class CompiledCondition {
         if (compiled == null) {
             throw new IllegalStateException("no compiled form: " + source);
         }
-        return runCompiled(payload, cost, true);
+        return runCompiled(payload, cost, true, Long.MAX_VALUE);
     }
 
     /** For the differential tests and benchmarks: the condition on cel-java, as if it had no compiled form. */
@@ -310,7 +323,7 @@ public final class CompiledCondition {
             }
             return result(program.trace(resolver, new Watch(deadlineNanos, watched, cost, roles)));
         } catch (BudgetExceeded e) {
-            return new ConditionResult.Failure("time budget exceeded while the rule ran", true);
+            return TIME_EXCEEDED;
         } catch (CostMeter.Exceeded e) {
             return COST_EXCEEDED;
         } catch (TooLarge e) {

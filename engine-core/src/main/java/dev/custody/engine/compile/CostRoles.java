@@ -94,6 +94,29 @@ final class CostRoles {
         return n[0];
     }
 
+    /**
+     * The number of nodes inside a loop: in the loop condition or the step of a comprehension, at any depth. The
+     * compiled form charges these per evaluation (ClosureCompiler.Counted), the rest once up front.
+     */
+    static long loopNodes(CelExpr root) {
+        long n = 0;
+        ArrayDeque<CelExpr> pending = new ArrayDeque<>();
+        pending.push(root);
+        while (!pending.isEmpty()) {
+            CelExpr e = pending.pop();
+            if (e.getKind() == CelExpr.ExprKind.Kind.COMPREHENSION) {
+                var c = e.comprehension();
+                n += count(c.loopCondition()) + count(c.loopStep());
+                pending.push(c.iterRange());
+                pending.push(c.accuInit());
+                pending.push(c.result());
+            } else {
+                children(e, pending::push);
+            }
+        }
+        return n;
+    }
+
     /** The roles of a checked condition's sub-expressions. */
     static CostRoles of(CelExpr root, int maxRegexProgramSize) {
         long[] max = {0};
@@ -179,29 +202,34 @@ final class CostRoles {
         while (!pending.isEmpty()) {
             CelExpr e = pending.pop();
             visit.accept(e);
-            switch (e.getKind()) {
-                case SELECT -> pending.push(e.select().operand());
-                case CALL -> {
-                    e.call().target().ifPresent(pending::push);
-                    e.call().args().forEach(pending::push);
-                }
-                case LIST -> e.list().elements().forEach(pending::push);
-                case MAP -> e.map().entries().forEach(x -> {
-                    pending.push(x.key());
-                    pending.push(x.value());
-                });
-                case STRUCT -> e.struct().entries().forEach(x -> pending.push(x.value()));
-                case COMPREHENSION -> {
-                    var c = e.comprehension();
-                    pending.push(c.iterRange());
-                    pending.push(c.accuInit());
-                    pending.push(c.loopCondition());
-                    pending.push(c.loopStep());
-                    pending.push(c.result());
-                }
-                default -> {
-                    // constants and identifiers have no sub-expressions
-                }
+            children(e, pending::push);
+        }
+    }
+
+    /** Gives each direct sub-expression of {@code e} to {@code add}. */
+    private static void children(CelExpr e, Consumer<CelExpr> add) {
+        switch (e.getKind()) {
+            case SELECT -> add.accept(e.select().operand());
+            case CALL -> {
+                e.call().target().ifPresent(add);
+                e.call().args().forEach(add);
+            }
+            case LIST -> e.list().elements().forEach(add);
+            case MAP -> e.map().entries().forEach(x -> {
+                add.accept(x.key());
+                add.accept(x.value());
+            });
+            case STRUCT -> e.struct().entries().forEach(x -> add.accept(x.value()));
+            case COMPREHENSION -> {
+                var c = e.comprehension();
+                add.accept(c.iterRange());
+                add.accept(c.accuInit());
+                add.accept(c.loopCondition());
+                add.accept(c.loopStep());
+                add.accept(c.result());
+            }
+            default -> {
+                // constants and identifiers have no sub-expressions
             }
         }
     }

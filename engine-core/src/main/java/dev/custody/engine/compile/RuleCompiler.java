@@ -224,7 +224,7 @@ public final class RuleCompiler {
         try {
             CelRuntime.Program program = cel.createProgram(checked);
             ClosureCompiler.Node closures = compiledEvaluation
-                    ? ClosureCompiler.compile(checked, action, maxRegexProgramSize).orElse(null)
+                    ? ClosureCompiler.compile(checked, action, maxRegexProgramSize, comprehensionMaxIterations).orElse(null)
                     : null;
             CompiledCondition compiled = new CompiledCondition(action, condition, checked, program, closures,
                     maxRegexProgramSize, comprehensionMaxIterations);

@@ -50,7 +50,8 @@ class CompiledConditionTest {
         long past = ThreadClock.now() - 1;
         assertEquals(ConditionResult.FALSE, compile("withdrawal.value_usd > 10000.0")
                 .evaluateWithoutStartCheck(PAYLOAD, past));
-        String range = "[" + String.join(",", Collections.nCopies(50, "1")) + "]";
+        // longer than ClosureCompiler.CLOCK_EVERY iterations: the compiled loop reads the clock and stops
+        String range = "[" + String.join(",", Collections.nCopies(200, "1")) + "]";
         assertEquals(new ConditionResult.Failure("time budget exceeded while the rule ran", true),
                 compile(range + ".all(x, x > 0)").evaluateWithoutStartCheck(PAYLOAD, past));
     }
@@ -62,7 +63,11 @@ class CompiledConditionTest {
                 + "withdrawal.value_usd <= 5000.0 && principal.role in ['owner', 'admin', 'signer']").compiled());
         assertTrue(compile("has(principal.user_email) && principal.user_email.matches('@example\\\\.com$')").compiled());
         assertTrue(compile("int(withdrawal.value_usd) / 2 + size(withdrawal.asset_symbol) > 0").compiled());
-        assertFalse(compile("['ETH'].exists(s, s == withdrawal.asset_symbol)").compiled()); // a comprehension
+        assertTrue(compile("['ETH'].exists(s, s == withdrawal.asset_symbol)").compiled()); // a comprehension
+        assertTrue(compile("[[1, 2], [3]].all(l, l.exists(x, x > 0)) && [1, 2].map(x, x * 2).filter(y, y > 2) == [4]"
+                + " && [1, 1].exists_one(x, x == 1) == false").compiled());
+        String nested = "[1]" + ".all(x, [1]".repeat(8) + ".all(y, y > 0)" + ")".repeat(8); // 9 deep: 18 variables
+        assertFalse(compile(nested).compiled()); // more comprehension variables than ClosureCompiler.MAX_LOCALS
         assertFalse(compile("uint(wallet.withdrawal_count_1h) > 1u").compiled()); // unsigned integers
         assertFalse(compile("principal.role.matches('a{1000}')").compiled()); // over the regex program size
         assertFalse(CEL_ONLY.compile(TriggerAction.WITHDRAWAL_CREATE, "withdrawal.value_usd > 10000").condition()

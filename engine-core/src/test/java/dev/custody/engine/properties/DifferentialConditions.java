@@ -44,6 +44,15 @@ final class DifferentialConditions {
                 Tuple.of(6, new Gen(a).bool(3))));
     }
 
+    /** Comprehensions alone, and inside larger conditions ({@link Gen#comprehension}). */
+    static Arbitrary<String> comprehensions(TriggerAction action) {
+        Gen g = new Gen(action);
+        return Arbitraries.frequencyOf(
+                Tuple.of(3, g.comprehension(2)),
+                Tuple.of(1, Combinators.combine(g.comprehension(1), g.bool(1)).as((c, b) -> "(" + c + ") || (" + b + ")")),
+                Tuple.of(1, Combinators.combine(g.comprehension(1), g.bool(1)).as((c, b) -> "(" + b + ") && (" + c + ")")));
+    }
+
     /** The expression generators of one action. */
     private static final class Gen {
         final TriggerAction action;
@@ -158,9 +167,10 @@ final class DifferentialConditions {
             if (action == TriggerAction.WEB3_CONTRACT_CALL) {
                 leaves.add(Tuple.of(6, decoded()));
             }
-            // no compiled form: the fallback
             leaves.add(Tuple.of(1, Combinators.combine(Arbitraries.of(strings), Arbitraries.of(STRING_LITERALS))
                     .as((f, x) -> "[" + x + ", 'ETH'].exists(s, " + f + " == s)")));
+            leaves.add(Tuple.of(3, comprehension(d)));
+            // no compiled form: the fallback
             leaves.add(Tuple.of(1, Arbitraries.of(ints).map(f -> "uint(" + f + ") > 1u")));
             Arbitrary<String> leaf = Arbitraries.frequencyOf(leaves);
             if (depth == 0) {
@@ -173,6 +183,59 @@ final class DifferentialConditions {
                     Tuple.of(2, Combinators.combine(sub, sub).as((x, y) -> "(" + x + ") || (" + y + ")")),
                     Tuple.of(1, sub.map(x -> "!(" + x + ")")),
                     Tuple.of(1, Combinators.combine(sub, sub, sub).as((c, x, y) -> "(" + c + ") ? (" + x + ") : (" + y + ")")));
+        }
+
+        /**
+         * Comprehensions (the macros {@code all}, {@code exists}, {@code exists_one}, {@code map}, {@code filter}) over
+         * list and map literals, {@code decoded_args} and its values, nested ones, with predicates that read fields
+         * (absent optional ones too), compare the variable with every type, overflow, divide by zero, or fail on a
+         * value of the wrong type: steps that fail, absorbed or not, and ranges that are not lists or maps.
+         */
+        Arbitrary<String> comprehension(int depth) {
+            Arbitrary<String> range = Arbitraries.frequencyOf(
+                    Tuple.of(3, Combinators.combine(Arbitraries.of(INT_LITERALS), intExpr(0))
+                            .as((a, b) -> "[1, " + a + ", " + b + "]")),
+                    Tuple.of(2, Combinators.combine(Arbitraries.of(STRING_LITERALS), stringExpr(0))
+                            .as((a, b) -> "[" + a + ", " + b + ", 'ETH']")),
+                    Tuple.of(2, Arbitraries.of("[1, 'a', 2.5, true]", "[[1], [2, 3], []]", "[{'a': 1}, {'b': 2}]",
+                            "[]", "[0, -1, 9223372036854775807]", "[0.0, -0.0, 1e308]")),
+                    Tuple.of(1, Arbitraries.of("{'a': 1, 'b': 2}", "{'ETH': 1, '': 2}")),
+                    Tuple.of(action == TriggerAction.WEB3_CONTRACT_CALL ? 3 : 0, Arbitraries.of(decodedRanges())),
+                    Tuple.of(1, Arbitraries.of(optionals).map(o -> "[" + o + "]")));
+            Arbitrary<String> predicate = Arbitraries.frequencyOf(
+                    Tuple.of(3, Combinators.combine(Arbitraries.of("==", "!=", "<", ">=", ">"), intExpr(Math.min(depth, 1)))
+                            .as((op, y) -> "x " + op + " " + y)),
+                    Tuple.of(2, Combinators.combine(Arbitraries.of("==", "<"), stringExpr(0)).as((op, y) -> "x " + op + " " + y)),
+                    Tuple.of(1, doubleExpr(0).map(y -> "x > " + y)),
+                    Tuple.of(1, Arbitraries.of("x.startsWith('0x')", "size(x) > 1", "x + 1 > 2", "x * 4611686018427387904 > 0",
+                            "10 / x > 1", "x % 0 == 1", "x in [1, 'ETH']", "has(x.a)", "x.a == 1", "x == x",
+                            "string(x) == '1'", "int(x) > 0", "x[0] == 1", "x", "!x", "x && true", "x || false",
+                            "(x ? 1 : 2) == 1", "x == true", "type(x) == int")),
+                    Tuple.of(2, Combinators.combine(Arbitraries.of(STRING_LITERALS), Arbitraries.of(optionals.isEmpty()
+                            ? List.of("'a'") : optionals)).as((l, o) -> "x == " + l + " || " + o + " == x")),
+                    Tuple.of(1, Arbitraries.lazy(() -> bool(0)).map(b -> "(" + b + ") && x != 0")),
+                    Tuple.of(1, Arbitraries.of("[1, 2].exists(y, x == y)", "[x, 1].all(y, y == 1)",
+                            "[1, 2].map(y, y * 2).exists(z, z == x)", "[[x]].all(l, l.exists(y, y == x))")));
+            Arbitrary<String> transform = Arbitraries.of("x", "x * 2", "x + 1", "string(x)", "[x]", "{'k': x}",
+                    "x / 0", "size(x)", "x == 1");
+            return Combinators.combine(range, predicate, transform, Arbitraries.integers().between(0, 9)).as((r, p, t, k) ->
+                    (r.startsWith("resource.decoded_args.") ? "has(" + r + ") && " : "") + switch (k) {
+                        case 0, 1 -> r + ".all(x, " + p + ")";
+                        case 2, 3 -> r + ".exists(x, " + p + ")";
+                        case 4 -> r + ".exists_one(x, " + p + ")";
+                        case 5 -> "size(" + r + ".filter(x, " + p + ")) > 1";
+                        case 6 -> r + ".map(x, " + t + ") == " + r;
+                        case 7 -> r + ".map(x, " + p + ", " + t + ").exists(y, y == 1)";
+                        case 8 -> r + ".filter(x, " + p + ").all(y, y != 0)";
+                        default -> "!" + r + ".exists(x, " + p + ") || " + r + ".all(x, " + p + ")";
+                    });
+        }
+
+        /** {@code decoded_args} (its keys) and its values, as comprehension ranges. */
+        static List<String> decodedRanges() {
+            List<String> out = new ArrayList<>(List.of("resource.decoded_args"));
+            Conditions.DECODED_KEYS.forEach(k -> out.add("resource.decoded_args." + k));
+            return out;
         }
 
         /** Optional fields: has(), guarded reads, unguarded reads (an absent-field error when absent). */
