@@ -1308,7 +1308,7 @@ final class ClosureCompiler {
                 if (++s.iterations > maxIterations) {
                     throw EvalError.Defer.INSTANCE;
                 }
-                if (s.iterations % CLOCK_EVERY == 0 && ThreadClock.now() - s.deadline > 0) {
+                if (s.iterations % CLOCK_EVERY == 0 && ThreadClock.passed(s.deadline)) {
                     throw CompiledCondition.BudgetExceeded.INSTANCE;
                 }
                 if (!known(x)) {

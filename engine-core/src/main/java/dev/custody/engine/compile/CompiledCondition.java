@@ -30,9 +30,10 @@ import java.util.regex.Pattern;
  *
  * <h2>Time budget inside one condition</h2>
  * cel-java has no cancellation, so a condition that can run long is evaluated under an evaluation
- * listener that cel-java calls after each sub-expression; every {@value #CHECK_EVERY}th call it compares
- * {@link ThreadClock#now()} (the thread's CPU time) with the deadline and, past it, throws a private
- * {@link Error} subtype. cel-java's
+ * listener that cel-java calls after each sub-expression; every {@value #CHECK_EVERY}th call it asks
+ * {@link ThreadClock#passed} whether the thread's CPU time is past the deadline and, past it, throws a private
+ * {@link Error} subtype (a compiled comprehension checks every {@value ClosureCompiler#CLOCK_EVERY} iterations
+ * the same way). cel-java's
  * {@code &&}/{@code ||} absorb exceptions, not errors, so the error unwinds the whole evaluation and is
  * reported as a {@link ConditionResult.Failure} with {@code budgetExceeded}. Comprehension iterations and
  * regex program size are also bounded by the compiler's options, so a runaway rule is stopped twice over.
@@ -170,7 +171,7 @@ public final class CompiledCondition {
      */
     public ConditionResult evaluate(Payload payload, long deadlineNanos, CostMeter cost) {
         checkAction(payload);
-        if (ThreadClock.now() - deadlineNanos > 0) {
+        if (ThreadClock.passed(deadlineNanos)) {
             return new ConditionResult.Failure("time budget exceeded before the rule ran", true);
         }
         return run(payload, deadlineNanos, cost);
@@ -461,7 +462,7 @@ public final class CompiledCondition {
                 throw new TooLarge("a map grew to " + m.size() + " entries, more than " + MAX_BUILT_ELEMENTS);
             }
             cost.charge(1 + roles.charge(expr.id(), result, stash));
-            if (clock && ++calls % CHECK_EVERY == 0 && ThreadClock.now() - deadlineNanos > 0) {
+            if (clock && ++calls % CHECK_EVERY == 0 && ThreadClock.passed(deadlineNanos)) {
                 throw BudgetExceeded.INSTANCE;
             }
         }

@@ -244,13 +244,12 @@ public final class Evaluator {
             if (!next.condition().mayRunLong()) {
                 return false;
             }
-            long now = ThreadClock.now();
             if (!started) {
                 started = true;
-                deadline = now + budgetNanos;
+                deadline = ThreadClock.deadline(budgetNanos);
                 return false;
             }
-            return now - deadline > 0;
+            return ThreadClock.passed(deadline);
         }
 
         /** The deadline a watched rule runs under ({@link Long#MAX_VALUE} before the first one starts). */
@@ -265,7 +264,7 @@ public final class Evaluator {
 
         /** Whether the backstop has passed once the rules are done (read only if a watched rule ran). */
         boolean passedAtEnd() {
-            return watchedRan && ThreadClock.now() - deadline > 0;
+            return watchedRan && ThreadClock.passed(deadline);
         }
 
         /** The rule a time-out is reported in: the last that ran, or {@code next} when none has. */
