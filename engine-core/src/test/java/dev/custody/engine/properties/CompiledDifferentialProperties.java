@@ -75,7 +75,9 @@ class CompiledDifferentialProperties {
 
     /**
      * A long run when {@code -Ddifferential.tries=N} is set: N conditions that compile, {@value #PAYLOADS} payloads
-     * each. The first disagreement fails it; the summary on stdout comes only after a run without one.
+     * each ({@link #cases}, or {@link #comprehensionCases} with {@code -Ddifferential.comprehensions=true}). The first
+     * disagreement fails it; the summary on stdout comes only after a run without one, with the conditions that have
+     * no compiled form counted by what keeps them on cel-java.
      */
     @Example
     void longRun() {
@@ -89,7 +91,9 @@ class CompiledDifferentialProperties {
         AtomicLong invalid = new AtomicLong();
         long start = System.nanoTime();
         // conditions that do not compile give no pairs: sample until the pairs reach tries x PAYLOADS
-        java.util.Iterator<Tuple.Tuple3<TriggerAction, String, List<Payload>>> samples = cases().sampleStream().iterator();
+        java.util.Iterator<Tuple.Tuple3<TriggerAction, String, List<Payload>>> samples =
+                (Boolean.getBoolean("differential.comprehensions") ? comprehensionCases() : cases()).sampleStream().iterator();
+        java.util.Map<String, Long> why = new java.util.TreeMap<>();
         long conditions = 0;
         while (pairs.get() < tries * PAYLOADS) {
             Tuple.Tuple3<TriggerAction, String, List<Payload>> t = samples.next();
@@ -98,13 +102,31 @@ class CompiledDifferentialProperties {
             pairs.addAndGet(o == Outcome.INVALID ? 0 : t.get3().size());
             switch (o) {
                 case COMPILED -> compiled.incrementAndGet();
-                case CEL_ONLY -> interpretedOnly.incrementAndGet();
+                case CEL_ONLY -> {
+                    interpretedOnly.incrementAndGet();
+                    why.merge(whyInterpreted(t.get2()), 1L, Long::sum);
+                }
                 default -> invalid.incrementAndGet();
             }
         }
         System.out.printf("differential long run: %d conditions (%d with a compiled form, %d without, %d did not compile),"
                 + " %d condition-payload pairs, 0 disagreements, %.1f s%n", conditions, compiled.get(), interpretedOnly.get(),
                 invalid.get(), pairs.get(), (System.nanoTime() - start) / 1e9);
+        System.out.println("without a compiled form, by construct: " + why);
+    }
+
+    /** What keeps a condition on cel-java, for the long run's count (the first construct found, in this order). */
+    static String whyInterpreted(String condition) {
+        if (condition.contains("uint(") || condition.matches("(?s).*\\du\\b.*")) {
+            return "unsigned integers";
+        }
+        if (condition.contains("type(")) {
+            return "type()";
+        }
+        if (condition.matches("(?s).*\\.(all|exists|exists_one|map|filter)\\((.*)")) {
+            return "other, with a comprehension";
+        }
+        return "other";
     }
 
     private enum Outcome {
