@@ -207,23 +207,16 @@ final class ClosureCompiler {
             return n;
         }
         // Inside a loop a node runs once per iteration, and cel-java's listener charges it each time it gives a
-        // value: so does the wrapper (the rest of the tree is charged once up front, CompiledCondition).
-        return new Counted(n, 1 + folded(e));
-    }
-
-    /**
-     * The sub-expressions of {@code e} that cel-java evaluates and the compiled node does not, having folded them
-     * in when it was built: the section of a typed field ({@code principal} in {@code principal.role}), the
-     * constant pattern of {@code matches}, the keys of a map literal.
-     */
-    private int folded(CelExpr e) {
-        return switch (e.getKind()) {
-            case SELECT -> e.select().operand().getKind() == CelExpr.ExprKind.Kind.IDENT
-                    && scope.lastIndexOf(e.select().operand().ident().name()) < 0 ? 1 : 0;
-            case CALL -> e.call().function().equals("matches") ? 1 : 0;
-            case MAP -> e.map().entries().size();
-            default -> 0;
-        };
+        // value: so does the wrapper (the rest of the tree is charged once up front, CompiledCondition). Some
+        // sub-expressions cel-java evaluates the compiled node folded in when it was built: the section of a typed
+        // field (`principal` in `principal.role`), evaluated, and charged, before the field is read, even when the
+        // read fails; and the constant pattern of `matches`, evaluated after the input. (A map literal charges its
+        // keys itself, one before each value, as cel-java evaluates them.)
+        boolean section = e.getKind() == CelExpr.ExprKind.Kind.SELECT
+                && e.select().operand().getKind() == CelExpr.ExprKind.Kind.IDENT
+                && scope.lastIndexOf(e.select().operand().ident().name()) < 0;
+        boolean pattern = e.getKind() == CelExpr.ExprKind.Kind.CALL && e.call().function().equals("matches");
+        return new Counted(n, section ? 1 : 0, pattern ? 2 : 1);
     }
 
     /** A comprehension variable in scope (a bare identifier that is not one is not compiled). */
@@ -321,7 +314,7 @@ final class ClosureCompiler {
             keys.add(k.constant().stringValue());
             values.add(node(entry.value(), depth + 1));
         }
-        return new MapLiteral(e.id(), keys.toArray(new String[0]), values.toArray(new Node[0]));
+        return new MapLiteral(e.id(), keys.toArray(new String[0]), values.toArray(new Node[0]), loops > 0 ? 1 : 0);
     }
 
     private Node call(CelExpr e, int depth) throws Unsupported {
@@ -1050,17 +1043,23 @@ final class ClosureCompiler {
     static final class MapLiteral extends Node {
         final String[] keys;
         final Node[] values;
+        /** What each key is charged before its value is evaluated: one inside a loop (see {@link Counted}). */
+        final long keyUnits;
 
-        MapLiteral(long id, String[] keys, Node[] values) {
+        MapLiteral(long id, String[] keys, Node[] values, long keyUnits) {
             super(id);
             this.keys = keys;
             this.values = values;
+            this.keyUnits = keyUnits;
         }
 
         @Override
         Object eval(Frame s) {
             Map<String, Object> out = new LinkedHashMap<>();
             for (int i = 0; i < keys.length; i++) {
+                if (keyUnits != 0) {
+                    s.cost.charge(keyUnits);
+                }
                 out.put(keys[i], values[i].eval(s));
             }
             s.cost.charge(CostMeter.ELEMENT_UNITS * keys.length);
@@ -1215,16 +1214,26 @@ final class ClosureCompiler {
      */
     static final class Counted extends Node {
         final Node inner;
+        /** Charged before the node runs: sub-expressions cel-java evaluates first, folded into this node. */
+        final long before;
         final long units;
 
-        Counted(Node inner, long units) {
+        Counted(Node inner, long before, long units) {
             super(inner.id);
             this.inner = inner;
+            this.before = before;
             this.units = units;
+        }
+
+        private void first(Frame s) {
+            if (before != 0) {
+                s.cost.charge(before);
+            }
         }
 
         @Override
         Object eval(Frame s) {
+            first(s);
             Object v = inner.eval(s);
             s.cost.charge(units);
             return v;
@@ -1234,6 +1243,7 @@ final class ClosureCompiler {
         boolean test(Frame s) {
             // as Node.test, with the charge between the value and the check that it is a boolean (which is the
             // parent's in cel-java, after the listener charged the child)
+            first(s);
             Object v = inner instanceof BoolNode b ? (b.test(s) ? Boolean.TRUE : Boolean.FALSE) : inner.eval(s);
             s.cost.charge(units);
             if (v instanceof Boolean b) {
@@ -1244,6 +1254,7 @@ final class ClosureCompiler {
 
         @Override
         long asLong(Frame s) {
+            first(s);
             long v = inner.asLong(s);
             s.cost.charge(units);
             return v;
@@ -1251,6 +1262,7 @@ final class ClosureCompiler {
 
         @Override
         double asDouble(Frame s) {
+            first(s);
             double v = inner.asDouble(s);
             s.cost.charge(units);
             return v;

@@ -92,6 +92,21 @@ class CostMeterTest {
     }
 
     @Test
+    void aCompiledLoopIsChargedWhatCelJavaIsChargedAlsoWhereAReadFailsAndIsAbsorbed() {
+        // found by the differential long run: in a loop, cel-java charges the section `principal` before the
+        // read of the absent `principal.user_email` fails, and a map literal's key before its value fails
+        for (String condition : new String[] {
+            "[0, 1].all(x, principal.user_email == 'a' || x >= 0)",
+            "[0, 1].all(x, has(principal.user_email) || x >= 0)",
+            "[0].all(x, {'a': principal.user_email, 'b': 1} == {} || x == 0)",
+            "[0, -1].all(x, (string(principal.user_email) == 'true') && x != 0) == false",
+            "['a'].exists(x, x.matches('^b') || principal.user_email.matches('^a') || true)"}) {
+            assertTrue(compile(COMPILER, condition).compiled(), condition);
+            assertEquals(cost(CEL_ONLY, condition, true), cost(COMPILER, condition, true), condition);
+        }
+    }
+
+    @Test
     void passingTheLimitStopsTheConditionAsACostFailureOnBothPaths() {
         for (RuleCompiler compiler : new RuleCompiler[] {COMPILER, CEL_ONLY}) {
             CompiledCondition c = compile(compiler, "withdrawal.value_usd > 1000.0 || withdrawal.amount > 1.0");
