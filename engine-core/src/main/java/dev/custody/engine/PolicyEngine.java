@@ -282,9 +282,12 @@ public final class PolicyEngine {
         return workspaceId.strip().toLowerCase(Locale.ROOT);
     }
 
+    /** {@link #load}, made once rather than per lookup. */
+    private final java.util.function.Function<String, PolicyBundle> loader = this::load;
+
     private PolicyBundle bundle(String key) {
         try {
-            return cache.get(key, this::load);
+            return cache.get(key, loader);
         } catch (LoadFailure e) {
             throw e;
         } catch (RuntimeException | Error e) {

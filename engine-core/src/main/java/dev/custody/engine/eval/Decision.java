@@ -74,9 +74,29 @@ public final class Decision {
                 Objects.requireNonNull(ruleId, "ruleId"), reason, null, null, elapsedNanos, trace);
     }
 
+    /**
+     * {@link #matched(String, TriggerAction, Outcome, String, String, String, long, List)} in the bundle of that
+     * revision ({@link #bundleRevision()}; null for none), made at once rather than copied by {@link #inBundle}.
+     */
+    public static Decision matched(String actionId, TriggerAction action, Outcome outcome, String policyId,
+            String ruleId, String reason, long elapsedNanos, List<TraceEntry> trace, String bundleRevision) {
+        if (outcome == Outcome.NO_MATCH) {
+            throw new IllegalArgumentException("a matched rule decides ALLOW or DENY, not NO_MATCH");
+        }
+        return new Decision(actionId, action, outcome, Objects.requireNonNull(policyId, "policyId"),
+                Objects.requireNonNull(ruleId, "ruleId"), reason, null, null, elapsedNanos, trace, bundleRevision);
+    }
+
     /** No rule matched: the normal approval flow continues. */
     public static Decision noMatch(String actionId, TriggerAction action, long elapsedNanos, List<TraceEntry> trace) {
         return new Decision(actionId, action, Outcome.NO_MATCH, null, null, null, null, null, elapsedNanos, trace);
+    }
+
+    /** {@link #noMatch(String, TriggerAction, long, List)} in the bundle of that revision (null for none). */
+    public static Decision noMatch(String actionId, TriggerAction action, long elapsedNanos, List<TraceEntry> trace,
+            String bundleRevision) {
+        return new Decision(actionId, action, Outcome.NO_MATCH, null, null, null, null, null, elapsedNanos, trace,
+                bundleRevision);
     }
 
     /** A fail-closed DENY with no rule attribution. */

@@ -128,7 +128,8 @@ public final class Evaluator {
         long start = System.nanoTime();
         try {
             Decision d = decide(bundle, action, explain, start, seen);
-            return bundle.revision() == null ? d : d.inBundle(bundle.revision());
+            // the usual decisions are made in the bundle's revision at once; the rest are copied into it
+            return bundle.revision() == null || d.bundleRevision() != null ? d : d.inBundle(bundle.revision());
         } catch (RuntimeException | Error e) {
             // Nothing below is expected to throw; if it does, the action is still denied.
             return Decision.failClosed(action.id(), action.action(), FailureKind.INTERNAL,
@@ -167,7 +168,7 @@ public final class Evaluator {
             ConditionResult result = run(rule, payload, budget, cost, trace, explain, seen);
             if (result instanceof ConditionResult.Value v) {
                 if (v.value()) {
-                    return decided(action, Outcome.DENY, rule, start, trace);
+                    return decided(action, Outcome.DENY, rule, start, trace, bundle.revision());
                 }
             } else {
                 ConditionResult.Failure f = (ConditionResult.Failure) result;
@@ -213,9 +214,9 @@ public final class Evaluator {
         long end = System.nanoTime();
         if (firstTrue != null) {
             return Decision.matched(action.id(), action.action(), Outcome.ALLOW, firstTrue.policyId(),
-                    firstTrue.ruleId(), firstTrue.description(), end - start, trace);
+                    firstTrue.ruleId(), firstTrue.description(), end - start, trace, bundle.revision());
         }
-        return Decision.noMatch(action.id(), action.action(), end - start, trace);
+        return Decision.noMatch(action.id(), action.action(), end - start, trace, bundle.revision());
     }
 
     /**
@@ -301,9 +302,10 @@ public final class Evaluator {
         }
     }
 
-    private static Decision decided(Action action, Outcome outcome, BoundRule rule, long start, List<TraceEntry> trace) {
+    private static Decision decided(Action action, Outcome outcome, BoundRule rule, long start, List<TraceEntry> trace,
+            String revision) {
         return Decision.matched(action.id(), action.action(), outcome, rule.policyId(), rule.ruleId(),
-                rule.description(), System.nanoTime() - start, trace);
+                rule.description(), System.nanoTime() - start, trace, revision);
     }
 
     private static Decision failed(Action action, BoundRule rule, String error, long start, List<TraceEntry> trace) {
