@@ -83,6 +83,18 @@ public record Action(
             this.map = Collections.unmodifiableMap(map);
         }
 
+        /**
+         * The builder's own maps, wrapped without a copy: the builder copies them before it changes them again
+         * ({@link Builder#build}).
+         */
+        static Sections adopt(Map<String, Map<String, Object>> sections) {
+            Map<String, Map<String, Object>> wrapped = new LinkedHashMap<>();
+            for (Map.Entry<String, Map<String, Object>> e : sections.entrySet()) {
+                wrapped.put(e.getKey(), e.getValue() == null ? null : Collections.unmodifiableMap(e.getValue()));
+            }
+            return new Sections(wrapped);
+        }
+
         static Sections copyOf(Map<String, Map<String, Object>> sections) {
             Map<String, Map<String, Object>> copy = new LinkedHashMap<>();
             for (Map.Entry<String, Map<String, Object>> e : sections.entrySet()) {
@@ -124,7 +136,9 @@ public record Action(
         private String walletId;
         private String workspaceId;
         private Instant at;
-        private final Map<String, Map<String, Object>> sections = new LinkedHashMap<>();
+        private Map<String, Map<String, Object>> sections = new LinkedHashMap<>();
+        /** Whether an action built before wraps {@link #sections}' maps: the next change copies them first. */
+        private boolean shared;
 
         private Builder(TriggerAction action) {
             this.action = Objects.requireNonNull(action, "action");
@@ -152,6 +166,7 @@ public record Action(
 
         /** Sets one field by its dotted path, e.g. {@code field("withdrawal.value_usd", 7400.0)}. */
         public Builder field(String path, Object value) {
+            unshare();
             int dot = path.indexOf('.');
             if (dot <= 0 || dot == path.length() - 1) {
                 throw new IllegalArgumentException("field path must be `section.field`, got `" + path + "`");
@@ -163,12 +178,31 @@ public record Action(
 
         /** Sets a whole section (replacing what was set before). */
         public Builder section(String name, Map<String, Object> fields) {
+            unshare();
             sections.put(name, new LinkedHashMap<>(fields));
             return this;
         }
 
+        /** Sets a whole section to a map the caller made for this builder and no longer touches (no copy). */
+        Builder adopt(String name, Map<String, Object> fields) {
+            unshare();
+            sections.put(name, fields);
+            return this;
+        }
+
+        /** The action, wrapping this builder's maps without copying them (the builder copies before changing them). */
         public Action build() {
-            return new Action(id, action, walletId, workspaceId, at, sections);
+            shared = true;
+            return new Action(id, action, walletId, workspaceId, at, Sections.adopt(sections));
+        }
+
+        private void unshare() {
+            if (shared) {
+                Map<String, Map<String, Object>> copy = new LinkedHashMap<>();
+                sections.forEach((k, v) -> copy.put(k, v == null ? null : new LinkedHashMap<>(v)));
+                sections = copy;
+                shared = false;
+            }
         }
     }
 }

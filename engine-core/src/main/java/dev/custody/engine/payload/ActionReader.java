@@ -138,7 +138,7 @@ public final class ActionReader {
         } catch (IOException | RuntimeException e) {
             return new Malformed("malformed JSON: " + e.getClass().getSimpleName(), idOf(top), 0);
         }
-        return top.containsKey("event") ? settlement(top, columns) : fromMap(top, columns);
+        return top.containsKey("event") ? settlement(top, columns) : fromMap(top, columns, true);
     }
 
     /** Malformed, placed at the column where property {@code key} starts (0 when unknown). */
@@ -161,10 +161,11 @@ public final class ActionReader {
      * with the same checks as {@link #read}. Never throws. Event records are not actions here.
      */
     public static Result fromMap(Map<String, Object> m) {
-        return fromMap(m, Map.of());
+        return fromMap(m, Map.of(), false);
     }
 
-    private static Result fromMap(Map<String, Object> m, Map<String, Integer> columns) {
+    /** @param owned whether {@code m} and its maps are this reader's own (from {@link #read}): sections are kept, not copied */
+    private static Result fromMap(Map<String, Object> m, Map<String, Integer> columns, boolean owned) {
         String id = idOf(m);
         Object actionName = m.get("action");
         if (m.containsKey("event")) {
@@ -258,9 +259,12 @@ public final class ActionReader {
                     if (!(value instanceof Map<?, ?> section)) {
                         return blame(columns, key, "section `" + key + "` must be an object", id);
                     }
-                    Map<String, Object> fields = new LinkedHashMap<>();
-                    section.forEach((k, v) -> fields.put(String.valueOf(k), v));
-                    b.section(key, fields);
+                    @SuppressWarnings("unchecked")
+                    Map<String, Object> fields = owned ? (Map<String, Object>) section : new LinkedHashMap<>();
+                    if (!owned) {
+                        section.forEach((k, v) -> fields.put(String.valueOf(k), v));
+                    }
+                    b.adopt(key, fields);
                     hasResource |= key.equals("resource");
                 }
             }
@@ -415,7 +419,7 @@ public final class ActionReader {
         }
     }
 
-    /** A value as Jackson's untyped reader makes it. */
+    /** A value as Jackson's untyped reader makes it, but integers in the long range as {@code Long}. */
     private static Object value(JsonParser p, JsonToken t) throws IOException {
         switch (t) {
             case START_OBJECT -> {
@@ -437,7 +441,14 @@ public final class ActionReader {
             case VALUE_STRING -> {
                 return p.getText();
             }
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
+            case VALUE_NUMBER_INT -> {
+                // CEL's int is a long: read it so (BigInteger only past the long range), sparing the payload check
+                // a conversion and a copy of the section
+                JsonParser.NumberType type = p.getNumberType();
+                return type == JsonParser.NumberType.INT || type == JsonParser.NumberType.LONG
+                        ? (Object) p.getLongValue() : p.getNumberValue();
+            }
+            case VALUE_NUMBER_FLOAT -> {
                 return p.getNumberValue();
             }
             case VALUE_TRUE -> {

@@ -22,7 +22,7 @@ class ActionReaderTest {
     static final String W = "\"wallet_id\": \"00000000-0000-4000-8000-000000000001\"";
 
     @Test
-    void aWithdrawalReadsIntoItsSectionsAsJacksonsUntypedReaderWould() {
+    void aWithdrawalReadsIntoItsSectionsAsJacksonsUntypedReaderWouldButWithIntegersAsLongs() {
         ActionReader.Read r = assertInstanceOf(ActionReader.Read.class, ActionReader.read(
                 "{\"id\": \"a\", \"action\": \"withdrawal.create\", " + W + ", \"at\": \"2026-11-02T14:05:00Z\", "
                         + "\"withdrawal\": {\"value_usd\": 1.5, \"amount\": 3000000000, \"address_age_sec\": 7}, "
@@ -30,7 +30,7 @@ class ActionReaderTest {
         Action a = r.action();
         assertEquals("a", a.id());
         assertEquals(Instant.parse("2026-11-02T14:05:00Z"), a.at());
-        assertEquals(Map.of("value_usd", 1.5, "amount", 3_000_000_000L, "address_age_sec", 7), a.sections().get("withdrawal"));
+        assertEquals(Map.of("value_usd", 1.5, "amount", 3_000_000_000L, "address_age_sec", 7L), a.sections().get("withdrawal"));
         assertEquals(List.of("withdrawal"), List.copyOf(a.sections().keySet()));
     }
 
