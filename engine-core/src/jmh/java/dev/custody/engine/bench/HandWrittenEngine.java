@@ -39,6 +39,18 @@ final class HandWrittenEngine {
             return v;
         }
 
+        boolean weekend() {
+            return day == DayOfWeek.SATURDAY || day == DayOfWeek.SUNDAY;
+        }
+
+        /** {@code resource.decoded_args}, the empty map when the call was not decoded. */
+        @SuppressWarnings("unchecked")
+        Map<String, Object> args() {
+            Map<String, Object> r = sections.get("resource");
+            Object v = r == null ? null : r.get("decoded_args");
+            return v instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+        }
+
         boolean has(String section, String field) {
             Map<String, Object> s = sections.get(section);
             return s != null && s.get(field) != null;

@@ -25,7 +25,6 @@ import dev.custody.engine.schema.TriggerAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.DayOfWeek;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
@@ -292,7 +291,7 @@ final class StreamWorkload {
         private static final Set<String> CALLERS = Set.of("owner", "admin", "signer");
         private static final String UNLIMITED =
                 "115792089237316195423570985008687907853269984665640564039457584007913129639935";
-        private static final Map<String, Predicate<Fields>> RULES = Map.ofEntries(
+        private static final Map<String, Predicate<HandWrittenEngine.Fields>> RULES = Map.ofEntries(
                 Map.entry("unlisted-destination", f -> !f.bool(W, "is_whitelisted") && f.num(W, "value_usd") > 10000),
                 Map.entry("fresh-entry-cooldown", f -> f.bool(W, "is_whitelisted") && f.num(W, "address_age_sec") < 86400
                         && f.num(W, "value_usd") > 5000),
@@ -326,7 +325,7 @@ final class StreamWorkload {
                 Map.entry("network-daily-outflow", f -> f.has("workspace", "network_outflow_24h")
                         && f.num("workspace", "network_outflow_24h") + f.num(W, "value_usd") > 2500000));
 
-        private final Map<String, Selection<Predicate<Fields>>> selections;
+        private final Map<String, Selection<Predicate<HandWrittenEngine.Fields>>> selections;
 
         HandWritten(Map<String, List<Policy>> byWorkspace) throws Exception {
             this.selections = select(byWorkspace, (rule, trigger) -> Objects.requireNonNull(RULES.get(rule.ruleId()),
@@ -334,7 +333,7 @@ final class StreamWorkload {
         }
 
         Verdict decide(Action a) {
-            Fields f = new Fields(a);
+            HandWrittenEngine.Fields f = new HandWrittenEngine.Fields(a);
             return StreamWorkload.decide(selections.get(workspace(a)), a.action(), a.walletId().toLowerCase(Locale.ROOT),
                     p -> {
                         try {
@@ -344,63 +343,5 @@ final class StreamWorkload {
                         }
                     });
         }
-    }
-
-    /** Typed reads of an action's sections; an absent field throws. */
-    static final class Fields {
-        private final Map<String, Map<String, Object>> sections;
-        final long hour;
-        final DayOfWeek day;
-
-        Fields(Action a) {
-            this.sections = a.sections();
-            ZonedDateTime utc = a.at().atZone(ZoneOffset.UTC);
-            this.hour = utc.getHour();
-            this.day = utc.getDayOfWeek();
-        }
-
-        private Object get(String section, String field) {
-            Map<String, Object> s = sections.get(section);
-            Object v = s == null ? null : s.get(field);
-            if (v == null) {
-                throw new IllegalStateException(section + "." + field + " is absent");
-            }
-            return v;
-        }
-
-        boolean has(String section, String field) {
-            Map<String, Object> s = sections.get(section);
-            return s != null && s.get(field) != null;
-        }
-
-        boolean weekend() {
-            return day == DayOfWeek.SATURDAY || day == DayOfWeek.SUNDAY;
-        }
-
-        double num(String section, String field) {
-            return ((Number) get(section, field)).doubleValue();
-        }
-
-        long integer(String section, String field) {
-            return ((Number) get(section, field)).longValue();
-        }
-
-        String str(String section, String field) {
-            return (String) get(section, field);
-        }
-
-        boolean bool(String section, String field) {
-            return (Boolean) get(section, field);
-        }
-
-        /** {@code resource.decoded_args}, the empty map when the call was not decoded. */
-        @SuppressWarnings("unchecked")
-        Map<String, Object> args() {
-            Map<String, Object> r = sections.get(R_SECTION);
-            Object v = r == null ? null : r.get("decoded_args");
-            return v instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
-        }
-
-        private static final String R_SECTION = "resource";
     }
 }
