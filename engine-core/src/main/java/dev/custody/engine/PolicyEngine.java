@@ -29,7 +29,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import dev.custody.engine.schema.Uuids;
 import java.util.Objects;
 
 /**
@@ -279,7 +279,7 @@ public final class PolicyEngine {
 
     /** The one cache key (and source argument) for every spelling of a workspace id. */
     private static String key(String workspaceId) {
-        return workspaceId.strip().toLowerCase(Locale.ROOT);
+        return Uuids.lowerCase(workspaceId.strip());
     }
 
     /** {@link #load}, made once rather than per lookup. */

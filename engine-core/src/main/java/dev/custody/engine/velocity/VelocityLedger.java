@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Iterator;
+import dev.custody.engine.schema.Uuids;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
@@ -352,8 +353,8 @@ public final class VelocityLedger implements VelocitySource {
     }
 
     private static Key[] keys(String workspaceId, String walletId, String networkCode) {
-        String ws = workspaceId.toLowerCase(Locale.ROOT);
-        Key wallet = new Key(Scope.WALLET, null, walletId.toLowerCase(Locale.ROOT));
+        String ws = Uuids.lowerCase(workspaceId);
+        Key wallet = new Key(Scope.WALLET, null, Uuids.lowerCase(walletId));
         Key workspace = new Key(Scope.WORKSPACE, ws, null);
         if (networkCode == null) {
             return new Key[] {wallet, workspace};

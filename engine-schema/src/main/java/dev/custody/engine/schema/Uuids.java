@@ -24,4 +24,18 @@ public final class Uuids {
         }
         return true;
     }
+
+    /**
+     * {@code s.toLowerCase(Locale.ROOT)}, but {@code s} itself, neither copied nor looked up in case tables, when
+     * it is lowercase ASCII already (as ids almost always are): cache and ledger keys are taken from every action.
+     */
+    public static String lowerCase(String s) {
+        for (int i = 0, n = s.length(); i < n; i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80 || (c >= 'A' && c <= 'Z')) {
+                return s.toLowerCase(java.util.Locale.ROOT);
+            }
+        }
+        return s;
+    }
 }
