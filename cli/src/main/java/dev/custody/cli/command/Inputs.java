@@ -75,12 +75,21 @@ final class Inputs {
      * (a Latin-1 {@code é} in an id or an address).
      */
     static BufferedReader lines(String pathOrDash, InputStream stdin) throws IOException {
-        InputStream in = STDIN.equals(pathOrDash) ? new StdinStream(stdin) : Files.newInputStream(file(pathOrDash));
+        InputStream in = bytes(pathOrDash, stdin);
         CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE)
                 .replaceWith("\0");
         return new BufferedReader(new InputStreamReader(in, utf8), 1 << 16);
+    }
+
+    /**
+     * The bytes of a file or stdin ({@code -}), for a reader that splits and decodes them itself (an
+     * {@link dev.custody.engine.replay.ActionStream}, which reads bytes that are not UTF-8 as {@link #lines} does);
+     * a missing file throws {@link java.nio.file.NoSuchFileException}.
+     */
+    static InputStream bytes(String pathOrDash, InputStream stdin) throws IOException {
+        return STDIN.equals(pathOrDash) ? new StdinStream(stdin) : Files.newInputStream(file(pathOrDash));
     }
 
     /**

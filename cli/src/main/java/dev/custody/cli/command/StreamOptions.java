@@ -22,7 +22,7 @@ final class StreamOptions {
         if (maxLineLength < 1) {
             throw CliException.usage("`--max-line-length` must be at least 1, got " + maxLineLength);
         }
-        return new ActionStream(Inputs.lines(actions, stdin), maxLineLength);
+        return new ActionStream(Inputs.bytes(actions, stdin), maxLineLength);
     }
 
     /**

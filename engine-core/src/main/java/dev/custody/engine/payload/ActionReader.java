@@ -1,6 +1,7 @@
 package dev.custody.engine.payload;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
@@ -15,6 +16,10 @@ import dev.custody.engine.velocity.SettlementStatus;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -72,6 +77,15 @@ public final class ActionReader {
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
             .build();
 
+    /**
+     * The byte path's factory: without Jackson's duplicate detection (a set per object), because {@link #value}
+     * finds a duplicate as it fills the object's map; the text is then read again with {@link #JSON}, for Jackson's
+     * message.
+     */
+    private static final JsonFactory FAST = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
+            .build();
+
     private ActionReader() {}
 
     /** What a text is. */
@@ -111,9 +125,60 @@ public final class ActionReader {
 
     /** Reads one JSON text. Never throws. */
     public static Result read(String text) {
+        try {
+            return read(JSON.createParser(text), true);
+        } catch (IOException e) {
+            return new Malformed("malformed JSON: " + e.getClass().getSimpleName(), null, 0);
+        }
+    }
+
+    /**
+     * Reads one JSON text given as UTF-8 bytes (a line of a stream as read), exactly as {@link #read(String)}
+     * reads their decoding, bytes that are not UTF-8 decoding to U+0000. Never throws.
+     *
+     * <p>Jackson's byte parser reads the common case without decoding the text first. It is used only where it
+     * cannot read the bytes differently: when the text starts with <code>{</code> and has no zero byte among its
+     * first four (from which Jackson would guess UTF-16 or UTF-32). Whatever it finds malformed is read again from
+     * the decoded text, so that messages and columns (counted in characters, not bytes) are the same whichever way
+     * the text came.
+     */
+    public static Result read(byte[] bytes, int offset, int length) {
+        if (length >= 4 && bytes[offset] == '{' && bytes[offset + 1] != 0 && bytes[offset + 2] != 0
+                && bytes[offset + 3] != 0) {
+            try {
+                Result r = read(FAST.createParser(bytes, offset, length), false);
+                if (!(r instanceof Malformed)) {
+                    return r;
+                }
+            } catch (IOException e) {
+                // read again below
+            }
+        }
+        return read(decode(bytes, offset, length));
+    }
+
+    /** UTF-8 bytes as text, a byte that is not part of a UTF-8 character read as U+0000 (as the CLI reads input). */
+    public static String decode(byte[] bytes, int offset, int length) {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE)
+                    .replaceWith("\0")
+                    .decode(ByteBuffer.wrap(bytes, offset, length))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            throw new IllegalStateException("a replacing decoder cannot fail", e);
+        }
+    }
+
+    /**
+     * @param located whether to note where each property starts, for the column of a malformed one (the byte
+     *     path does not: what it finds malformed is read again with them)
+     */
+    private static Result read(JsonParser parser, boolean located) {
         Map<String, Object> top = new LinkedHashMap<>();
-        Map<String, Integer> columns = new HashMap<>();
-        try (JsonParser p = JSON.createParser(text)) {
+        Map<String, Integer> columns = located ? new HashMap<>() : Map.of();
+        try (JsonParser p = parser) {
             JsonToken t = p.nextToken();
             if (t != JsonToken.START_OBJECT) {
                 if (t == null) {
@@ -127,8 +192,10 @@ public final class ActionReader {
             }
             while ((t = p.nextToken()) == JsonToken.FIELD_NAME) {
                 String key = p.currentName();
-                columns.put(key, p.currentTokenLocation().getColumnNr());
-                top.put(key, value(p, p.nextToken()));
+                if (located) {
+                    columns.put(key, p.currentTokenLocation().getColumnNr());
+                }
+                put(p, top, key, value(p, p.nextToken()));
             }
             if (p.nextToken() != null) {
                 return trailing(p);
@@ -274,7 +341,7 @@ public final class ActionReader {
                 String key = methodName != null ? "method_name" : "network_code";
                 return blame(columns, key, "`" + key + "` goes with `raw_transaction`; without one, give `resource` fields", id);
             }
-            return new Read(b.build(), List.of());
+            return new Read(checked(b.build()), List.of());
         }
         if (action != TriggerAction.WEB3_CONTRACT_CALL) {
             return blame(columns, "raw_transaction", "`raw_transaction` is only for `web3.contract_call` actions", id);
@@ -287,7 +354,13 @@ public final class ActionReader {
             return blame(columns, "raw_transaction", r.error(), id);
         }
         ContractCallResult.Decoded d = (ContractCallResult.Decoded) derived;
-        return new Read(b.section("resource", d.resource()).build(), d.notes());
+        return new Read(checked(b.section("resource", d.resource()).build()), d.notes());
+    }
+
+    /** The action, its payload checked now (docs/design.md §7.8: an action is checked once, when it is read). */
+    private static Action checked(Action action) {
+        PayloadValidator.precheck(action);
+        return action;
     }
 
     /** A record with an {@code event} key: a settlement, or malformed. */
@@ -419,6 +492,15 @@ public final class ActionReader {
         }
     }
 
+    /** Adds a property to an object's map, refusing a second one of the same name (as Jackson's strict parser does). */
+    private static void put(JsonParser p, Map<String, Object> object, String key, Object value) throws JsonParseException {
+        int size = object.size();
+        object.put(key, value);
+        if (object.size() == size) {
+            throw new JsonParseException(p, "Duplicate field '" + key + "'");
+        }
+    }
+
     /** A value as Jackson's untyped reader makes it, but integers in the long range as {@code Long}. */
     private static Object value(JsonParser p, JsonToken t) throws IOException {
         switch (t) {
@@ -426,7 +508,7 @@ public final class ActionReader {
                 Map<String, Object> m = new LinkedHashMap<>();
                 while (p.nextToken() == JsonToken.FIELD_NAME) {
                     String k = p.currentName();
-                    m.put(k, value(p, p.nextToken()));
+                    put(p, m, k, value(p, p.nextToken()));
                 }
                 return m;
             }
