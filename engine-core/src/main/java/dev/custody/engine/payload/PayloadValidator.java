@@ -140,6 +140,18 @@ public final class PayloadValidator {
     }
 
     /**
+     * Checks everything of {@code action} but its instant, now, and has the action remember the result, so that its
+     * first evaluation only adds {@code context}. {@link ActionReader} calls it as it reads an action, while the
+     * action's maps are still in the reading thread's cache (checking them later, on a deciding thread, cost a
+     * replay more than the check itself). Calling it again, or never, changes no result.
+     */
+    static void precheck(Action action) {
+        if (action.checkCache() == null) {
+            action.checkCache(new Checked(action.action(), action.walletId(), checkValues(action), null, null));
+        }
+    }
+
+    /**
      * What an {@link Action} remembers of its check: for its trigger and wallet id, the checked values without
      * {@code context} ({@code body}) and, for the action's own {@code at}, the whole payload ({@code full}).
      */
@@ -250,7 +262,7 @@ public final class PayloadValidator {
             out.put(Section.RESOURCE.wireName(), Collections.unmodifiableMap(withArgs));
             slots[Payload.slotOrThrow(Section.RESOURCE, "decoded_args")] = Map.of();
         }
-        return new PayloadResult.Valid(new Payload(trigger, action.walletId().toLowerCase(java.util.Locale.ROOT),
+        return new PayloadResult.Valid(new Payload(trigger, Uuids.lowerCase(action.walletId()),
                 null, Collections.unmodifiableMap(out), slots, mask));
     }
 
