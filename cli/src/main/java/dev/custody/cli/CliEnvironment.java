@@ -1,6 +1,5 @@
 package dev.custody.cli;
 
-import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.InputStream;
@@ -40,8 +39,7 @@ public record CliEnvironment(
      * line by line.
      */
     public static CliEnvironment system() {
-        PrintWriter out = new PrintWriter(new BufferedWriter(
-                new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), 1 << 16), false);
+        PrintWriter out = new Utf8Writer(new FileOutputStream(FileDescriptor.out), 1 << 16);
         PrintWriter err = new PrintWriter(
                 new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true);
         boolean noColour = System.getenv("NO_COLOR") != null && !System.getenv("NO_COLOR").isEmpty();

@@ -33,6 +33,13 @@ final class JsonOutput {
     }
 
     /** A streaming generator over a writer, for records written one by one. */
+    /** {@link #generator(Writer)}, writing UTF-8 bytes. */
+    static JsonGenerator generator(java.io.OutputStream out) throws IOException {
+        JsonGenerator g = MAPPER.getFactory().createGenerator(out);
+        g.setRootValueSeparator(null);
+        return g;
+    }
+
     static JsonGenerator generator(Writer out) throws IOException {
         JsonGenerator g = MAPPER.getFactory().createGenerator(out);
         g.setRootValueSeparator(null);

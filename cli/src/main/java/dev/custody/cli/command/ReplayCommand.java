@@ -7,6 +7,7 @@ import dev.custody.cli.CliRoot;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
+import dev.custody.cli.Utf8Writer;
 import dev.custody.cli.VersionProvider;
 import dev.custody.cli.Compilers;
 import dev.custody.engine.PolicyEngine;
@@ -205,14 +206,16 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             ReplaySummary summary = new ReplaySummary(velocity == Velocity.given);
             Progress progress = new Progress(err, env.progress(), size(actions));
-            pipeline.run(stream, lines -> sequence(lines, replayer), batch -> render(batch, replayer, f, style),
+            pipeline.run(stream, replayer::read, lines -> sequence(lines, replayer), batch -> render(batch, replayer, f, style),
                     batch -> {
-                String text = batch.text();
-                if (f == Format.json && first[0] && !text.isEmpty()) {
-                    text = text.substring(1);
-                    first[0] = false;
+                if (batch.text() != null) {
+                    out.write(batch.text());
+                } else {
+                    // the first record of a JSON document has no comma before it
+                    int skip = f == Format.json && first[0] && batch.size() > 0 ? 1 : 0;
+                    first[0] &= skip == 0;
+                    Utf8Writer.write(out, batch.bytes(), skip, batch.size() - skip);
                 }
-                out.write(text);
                 for (int i = 0; i < batch.lines().size(); i++) {
                     ActionStream.Line line = batch.lines().get(i);
                     if (line instanceof ActionStream.ActionLine) {
@@ -260,9 +263,9 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     /** The in-order stage: {@link Replayer#sequence} on each line. */
-    private static List<Replayer.Step> sequence(List<ActionStream.Line> lines, Replayer replayer) {
+    private static List<Replayer.Step> sequence(List<Replayer.Step> lines, Replayer replayer) {
         List<Replayer.Step> out = new ArrayList<>(lines.size());
-        for (ActionStream.Line line : lines) {
+        for (Replayer.Step line : lines) {
             out.add(replayer.sequence(line));
         }
         return out;
@@ -272,9 +275,10 @@ public final class ReplayCommand implements Callable<Integer> {
     private ReplayPipeline.Rendered render(List<Replayer.Step> batch, Replayer replayer, Format f, Style style) {
         List<ActionStream.Line> lines = new ArrayList<>(batch.size());
         List<Decision> decisions = new ArrayList<>(batch.size());
-        StringWriter buffer = new StringWriter(batch.size() * 320);
+        StringWriter buffer = f == Format.text ? new StringWriter(batch.size() * 100) : null;
+        ReplayPipeline.Bytes bytes = f == Format.text ? null : new ReplayPipeline.Bytes(batch.size() * 400);
         try {
-            JsonGenerator g = f == Format.text ? null : JsonOutput.generator(buffer);
+            JsonGenerator g = f == Format.text ? null : JsonOutput.generator(bytes);
             TextLines text = f == Format.text ? new TextLines(buffer, style, explain) : null;
             for (Replayer.Step step : batch) {
                 ActionStream.Line line = step.line();
@@ -313,7 +317,8 @@ public final class ReplayCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return new ReplayPipeline.Rendered(lines, decisions, buffer.toString());
+        return buffer != null ? new ReplayPipeline.Rendered(lines, decisions, buffer.toString(), null, 0)
+                : new ReplayPipeline.Rendered(lines, decisions, null, bytes.array(), bytes.size());
     }
 
     private static long size(String actions) {

@@ -19,11 +19,14 @@ import java.util.concurrent.Future;
  * <h2>Design</h2>
  * The stream is cut into batches of {@value #BATCH} lines, and each batch goes through four stages:
  * <ol>
- *   <li><b>parse</b> (pool): JSON lines to actions, malformed lines and event records;
+ *   <li><b>parse</b> (pool): JSON lines (bytes, as read) to actions, malformed lines and event records; an action
+ *       whose decision the order of the stream cannot change is decided here ({@link Replayer#read}), while it is
+ *       still in the cache of the thread that read it;
  *   <li><b>sequence</b> (this thread, stream order): everything that depends on the order of the stream
  *       ({@link Replayer#sequence}): settlements are applied to the velocity ledger, withdrawals get their
  *       velocity sections, and each action's workspace bundle is loaded (and reported on stderr when invalid);
- *   <li><b>decide and render</b> (pool): the decisions, rendered to text or JSON in a per-batch buffer;
+ *   <li><b>decide and render</b> (pool): the other decisions, all rendered to text or UTF-8 JSON in a per-batch
+ *       buffer;
  *   <li><b>write</b> (this thread, stream order): the buffer to the output, the counts to the summary.
  * </ol>
  * Decisions are pure functions of the action and the bundle, so deciding batches in parallel cannot change
@@ -42,7 +45,12 @@ final class ReplayPipeline implements AutoCloseable {
      * order with its decision.
      */
     interface Sequencer {
-        List<Replayer.Step> sequence(List<ActionStream.Line> lines);
+        List<Replayer.Step> sequence(List<Replayer.Step> lines);
+    }
+
+    /** What the pool makes of a line as soon as it is parsed ({@link Replayer#read}); must be thread-safe. */
+    interface Reader {
+        Replayer.Step read(ActionStream.Line line);
     }
 
     /** Decides and renders a batch; runs on the pool, so it must be thread-safe. */
@@ -55,8 +63,24 @@ final class ReplayPipeline implements AutoCloseable {
         void write(Rendered batch) throws IOException;
     }
 
-    /** A decided batch: its lines, their decisions (null where a line is not an action), the rendered text. */
-    record Rendered(List<ActionStream.Line> lines, List<Decision> decisions, String text) {}
+    /**
+     * A decided batch: its lines, their decisions (null where a line is not an action), and what it renders to:
+     * {@code text}, or (JSON records, when {@code text} is null) the first {@code size} bytes of {@code bytes} in
+     * UTF-8.
+     */
+    record Rendered(List<ActionStream.Line> lines, List<Decision> decisions, String text, byte[] bytes, int size) {}
+
+    /** A byte buffer whose array is handed on without a copy; used by one thread at a time. */
+    static final class Bytes extends java.io.ByteArrayOutputStream {
+        Bytes(int size) {
+            super(size);
+        }
+
+        /** The buffer itself; its first {@link #size()} bytes are what was written. */
+        byte[] array() {
+            return buf;
+        }
+    }
 
     private final ExecutorService pool;
 
@@ -70,8 +94,9 @@ final class ReplayPipeline implements AutoCloseable {
     }
 
     /** Runs the stream to its end. */
-    void run(ActionStream stream, Sequencer sequencer, Renderer renderer, Writer writer) throws IOException {
-        ArrayDeque<Future<List<ActionStream.Line>>> parsing = new ArrayDeque<>();
+    void run(ActionStream stream, Reader reader, Sequencer sequencer, Renderer renderer, Writer writer)
+            throws IOException {
+        ArrayDeque<Future<List<Replayer.Step>>> parsing = new ArrayDeque<>();
         ArrayDeque<Future<Rendered>> rendering = new ArrayDeque<>();
         boolean end = false;
         while (true) {
@@ -80,7 +105,7 @@ final class ReplayPipeline implements AutoCloseable {
                 if (raw.isEmpty()) {
                     end = true;
                 } else {
-                    parsing.add(pool.submit(() -> parse(stream, raw)));
+                    parsing.add(pool.submit(() -> parse(stream, reader, raw)));
                 }
             }
             if (parsing.isEmpty() && rendering.isEmpty()) {
@@ -97,10 +122,10 @@ final class ReplayPipeline implements AutoCloseable {
         }
     }
 
-    private static List<ActionStream.Line> parse(ActionStream stream, List<ActionStream.RawLine> raw) {
-        List<ActionStream.Line> out = new ArrayList<>(raw.size());
+    private static List<Replayer.Step> parse(ActionStream stream, Reader reader, List<ActionStream.RawLine> raw) {
+        List<Replayer.Step> out = new ArrayList<>(raw.size());
         for (ActionStream.RawLine r : raw) {
-            out.add(stream.parse(r));
+            out.add(reader.read(stream.parse(r)));
         }
         return out;
     }
