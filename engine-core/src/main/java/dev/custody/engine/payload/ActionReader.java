@@ -44,6 +44,10 @@ import java.util.Set;
  * {@code Long} / {@code BigInteger}, {@code Double}, strings, booleans, nulls), remembering where each property
  * starts; then the properties are checked. No tree is built twice, and no line is parsed a second time.
  *
+ * <p>Decimal numbers are read with Jackson's fast double parser (FastDoubleParser), which gives the double
+ * nearest the decimal, exactly as {@link Double#parseDouble} does, without building a string and a decimal
+ * expansion for each number.
+ *
  * <h2>Strictness</h2>
  * Duplicate keys are refused (a second {@code value_usd} must not silently win), nesting deeper than
  * {@value #MAX_DEPTH} is refused, {@code NaN}/{@code Infinity} are not numbers, nothing may follow the object.
@@ -74,6 +78,7 @@ public final class ActionReader {
 
     private static final JsonFactory JSON = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
             .build();
 
@@ -83,6 +88,7 @@ public final class ActionReader {
      * message.
      */
     private static final JsonFactory FAST = JsonFactory.builder()
+            .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)
             .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(MAX_DEPTH).build())
             .build();
 

@@ -148,4 +148,34 @@ class ActionReaderTest {
             assertEquals(0, stream.blankLines());
         }
     }
+
+    /** Every decimal is read as the double {@link Double#parseDouble} gives, on the text path and the byte path. */
+    @Test
+    void decimalsReadAsDoubleParseDoubleReadsThem() {
+        List<String> decimals = new java.util.ArrayList<>(List.of("0.1", "0.30000000000000004", "1e23", "8.41e21",
+                "2.2250738585072011e-308", "2.2250738585072012e-308", "4.9e-324", "2.4703282292062327e-324",
+                "2.4703282292062328e-324", "1.7976931348623157e308", "1.7976931348623158e308", "9007199254740993.0",
+                "123456789012345678901234567890.5", "0.000000000000000000000000000001", "1e-400", "-0.0", "5e-324"));
+        java.util.Random random = new java.util.Random(11);
+        for (int i = 0; i < 3000; i++) {
+            // JSON: no leading zero, a digit on both sides of the point
+            StringBuilder digits = new StringBuilder().append((char) ('1' + random.nextInt(9)));
+            int n = 2 + random.nextInt(24);
+            for (int d = 1; d < n; d++) {
+                digits.append((char) ('0' + random.nextInt(10)));
+            }
+            digits.insert(1 + random.nextInt(n - 1), '.');
+            decimals.add(digits + (random.nextBoolean() ? "" : "e" + (random.nextInt(640) - 330)));
+            decimals.add(Double.toString(Double.longBitsToDouble(random.nextLong() & 0x7FEFFFFFFFFFFFFFL)));
+        }
+        for (String decimal : decimals) {
+            String text = "{\"action\": \"withdrawal.create\", " + W + ", \"withdrawal\": {\"amount\": " + decimal + "}}";
+            byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            for (ActionReader.Result r : List.of(ActionReader.read(text), ActionReader.read(bytes, 0, bytes.length))) {
+                Object amount = assertInstanceOf(ActionReader.Read.class, r, decimal).action().sections().get("withdrawal").get("amount");
+                assertEquals(Double.doubleToRawLongBits(Double.parseDouble(decimal)),
+                        Double.doubleToRawLongBits((Double) amount), decimal);
+            }
+        }
+    }
 }
