@@ -65,9 +65,15 @@ public final class Replayer {
     /**
      * A line after the in-order stage: the line (an action with its velocity sections derived, or a settlement
      * the ledger refused turned into a malformed line), and its decision when it had to be taken in order
-     * (else null).
+     * (else null). Out of {@link #read}: the line, its decision when taken on read, and then, with a ledger, the
+     * attempt to count in order (null when there is none).
      */
-    public record Step(ActionStream.Line line, Decision decided) {}
+    public record Step(ActionStream.Line line, Decision decided, StreamLedger.Attempt attempt) {
+        /** A step with nothing read ahead for the ledger. */
+        public Step(ActionStream.Line line, Decision decided) {
+            this(line, decided, null);
+        }
+    }
 
     /**
      * The first stage, on any thread, right after the line is read: the line, with its decision when nothing the
@@ -87,14 +93,14 @@ public final class Replayer {
                 && (action.sections().get("wallet") == null || action.sections().get("workspace") == null))) {
             return new Step(line, null);
         }
-        return new Step(line, engine.evaluate(action, explain));
+        return new Step(line, engine.evaluate(action, explain), ledger == null ? null : ledger.attempt(action));
     }
 
     /** The in-order stage of a line that {@link #read} has seen: a line it decided only counts its attempt. */
     public Step sequence(Step read) {
-        if (read.decided() != null && read.line() instanceof ActionStream.ActionLine a) {
-            if (ledger != null) {
-                ledger.recordAttempt(a.action());
+        if (read.decided() != null && read.line() instanceof ActionStream.ActionLine) {
+            if (read.attempt() != null) {
+                ledger.recordAttempt(read.attempt());
             }
             return read;
         }

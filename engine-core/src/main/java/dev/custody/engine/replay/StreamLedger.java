@@ -187,6 +187,70 @@ public final class StreamLedger {
         return record(action, false);
     }
 
+    /**
+     * What counting a withdrawal's attempt needs, read from the action by {@link #attempt} on any thread, so that
+     * the in-order stage ({@link #recordAttempt(Attempt)}) does not go back to the action, long out of its cache.
+     * Its ids are canonical instances shared by every attempt of the same wallet or workspace.
+     */
+    public static final class Attempt {
+        private final String workspaceId;
+        private final String walletId;
+        private final String network;
+        private final Instant at;
+
+        private Attempt(String workspaceId, String walletId, String network, Instant at) {
+            this.workspaceId = workspaceId;
+            this.walletId = walletId;
+            this.network = network;
+            this.at = at;
+        }
+    }
+
+    /** Canonical id strings for {@link #attempt}, bounded: past the bound, ids are used as they come. */
+    private final java.util.concurrent.ConcurrentHashMap<String, String> ids = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static final int MAX_IDS = 100_000;
+
+    private String canonical(String id) {
+        String known = ids.get(id);
+        if (known != null) {
+            return known;
+        }
+        if (ids.size() < MAX_IDS) {
+            known = ids.putIfAbsent(id, id);
+        }
+        return known != null ? known : id;
+    }
+
+    /**
+     * What {@link #recordAttempt(Action)} would count for this action, read now; null when it would count nothing
+     * (not a withdrawal, or a key is missing). Thread-safe.
+     */
+    public Attempt attempt(Action action) {
+        if (action.action() != TriggerAction.WITHDRAWAL_CREATE || missingKey(action) != null) {
+            return null;
+        }
+        return new Attempt(canonical(action.workspaceId()), canonical(action.walletId()), canonical(network(action)),
+                action.at());
+    }
+
+    /**
+     * Counts an attempt read by {@link #attempt}: the same as {@link #recordAttempt(Action)} on its action.
+     *
+     * @throws IllegalStateException when this ledger assumes settlement (the decision is needed)
+     */
+    public void recordAttempt(Attempt attempt) {
+        if (assumeSettled) {
+            throw new IllegalStateException("an assume-settled ledger needs the decision: call record(action, decision)");
+        }
+        try {
+            ledger.recordAttempt(attempt.workspaceId, attempt.walletId, attempt.network,
+                    attempt.at == null ? clock.instant() : attempt.at);
+        } catch (IllegalArgumentException e) {
+            // as recordAttempt(Action): a note nobody reads in a replay
+        }
+    }
+
     private List<String> record(Action action, boolean realize) {
         if (action.action() != TriggerAction.WITHDRAWAL_CREATE) {
             return List.of();
