@@ -158,8 +158,8 @@ public final class ReplayCommand implements Callable<Integer> {
     CoverageOptions coverage;
 
     @Option(names = "--threads", paramLabel = "N",
-            description = "Threads that parse and decide (default: the number of processors). The output order is "
-                    + "the stream's whatever the number.")
+            description = "Threads that parse and decide besides the one that reads, sequences and writes (default: "
+                    + "one fewer than the processors, at least 1). The output order is the stream's whatever the number.")
     Integer threads;
 
     @Override
@@ -190,7 +190,7 @@ public final class ReplayCommand implements Callable<Integer> {
         }
         try (ActionStream stream = streamOptions.open(actions, env.stdin());
                 ReplayPipeline pipeline = new ReplayPipeline(
-                        threads != null ? threads : Runtime.getRuntime().availableProcessors())) {
+                        threads != null ? threads : defaultThreads())) {
             LocalEngine local = LocalEngine.read(policies, evaluation.clock(env), evaluation.timeBudget,
                     evaluation.costLimit, err, "policies", recorder);
             seed(recorder, local);
@@ -206,7 +206,8 @@ public final class ReplayCommand implements Callable<Integer> {
             }
             ReplaySummary summary = new ReplaySummary(velocity == Velocity.given);
             Progress progress = new Progress(err, env.progress(), size(actions));
-            pipeline.run(stream, replayer::read, lines -> sequence(lines, replayer), batch -> render(batch, replayer, f, style),
+            pipeline.run(stream, lines -> read(lines, replayer, f), lines -> sequence(lines, replayer),
+                    (batch, parsed) -> render(batch, parsed, replayer, f, style),
                     batch -> {
                 if (batch.text() != null) {
                     out.write(batch.text());
@@ -244,6 +245,15 @@ public final class ReplayCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The pool's default size: one fewer than the processors, since the replay's own thread is busy too (it reads
+     * the stream, runs the velocity ledger in order and writes). On 2 cores, 1 pool thread replayed 400,000 lines
+     * 7% faster than 2, which left three busy threads to share two cores (engine-core/BENCHMARKS.md).
+     */
+    static int defaultThreads() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    }
+
     /** Lists every rule of the files with the recorder first, in declaration order (when coverage is on). */
     private static void seed(CoverageRecorder recorder, LocalEngine local) {
         if (recorder != null) {
@@ -262,6 +272,46 @@ public final class ReplayCommand implements Callable<Integer> {
         return new Replayer(engine, ledger, assumeSettled, explain);
     }
 
+    /**
+     * The parse stage's own work on a batch ({@link Replayer#read}); as JSON, the records of the actions it decided are
+     * rendered now, while their decisions are in this thread's cache.
+     */
+    private ReplayPipeline.Parsed read(List<ActionStream.Line> lines, Replayer replayer, Format f) {
+        List<Replayer.Step> steps = new ArrayList<>(lines.size());
+        ReplayPipeline.Bytes bytes = null;
+        JsonGenerator g = null;
+        int[] start = null;
+        int[] end = null;
+        try {
+            for (int i = 0; i < lines.size(); i++) {
+                Replayer.Step step = replayer.read(lines.get(i));
+                steps.add(step);
+                if (step.decided() == null || f == Format.text) {
+                    continue;
+                }
+                if (g == null) {
+                    bytes = new ReplayPipeline.Bytes(lines.size() * 512);
+                    g = JsonOutput.generator(bytes);
+                    start = new int[lines.size()];
+                    end = new int[lines.size()];
+                    java.util.Arrays.fill(start, -1);
+                }
+                start[i] = bytes.size() + g.getOutputBuffered();
+                DecisionRecords.write(g, step.decided(), explain);
+                if (f == Format.jsonl) {
+                    g.writeRaw('\n');
+                }
+                end[i] = bytes.size() + g.getOutputBuffered();
+            }
+            if (g != null) {
+                g.flush();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return new ReplayPipeline.Parsed(steps, bytes == null ? null : bytes.array(), start, end);
+    }
+
     /** The in-order stage: {@link Replayer#sequence} on each line. */
     private static List<Replayer.Step> sequence(List<Replayer.Step> lines, Replayer replayer) {
         List<Replayer.Step> out = new ArrayList<>(lines.size());
@@ -272,19 +322,27 @@ public final class ReplayCommand implements Callable<Integer> {
     }
 
     /** Decides a batch (what the sequence stage left undecided) and renders it; runs on the pipeline's threads. */
-    private ReplayPipeline.Rendered render(List<Replayer.Step> batch, Replayer replayer, Format f, Style style) {
+    private ReplayPipeline.Rendered render(List<Replayer.Step> batch, ReplayPipeline.Parsed parsed, Replayer replayer,
+            Format f, Style style) {
         List<ActionStream.Line> lines = new ArrayList<>(batch.size());
         List<Decision> decisions = new ArrayList<>(batch.size());
         StringWriter buffer = f == Format.text ? new StringWriter(batch.size() * 100) : null;
-        ReplayPipeline.Bytes bytes = f == Format.text ? null : new ReplayPipeline.Bytes(batch.size() * 400);
+        ReplayPipeline.Bytes bytes = f == Format.text ? null : new ReplayPipeline.Bytes(batch.size() * 512);
         try {
             JsonGenerator g = f == Format.text ? null : JsonOutput.generator(bytes);
             TextLines text = f == Format.text ? new TextLines(buffer, style, explain) : null;
-            for (Replayer.Step step : batch) {
+            for (int i = 0; i < batch.size(); i++) {
+                Replayer.Step step = batch.get(i);
                 ActionStream.Line line = step.line();
                 Decision d = replayer.decide(step);
                 if (line instanceof ActionStream.ActionLine) {
-                    if (g != null) {
+                    if (g != null && parsed.rendered(i, step)) {
+                        if (f == Format.json) {
+                            g.writeRaw(',');
+                        }
+                        g.flush();
+                        bytes.write(parsed.bytes(), parsed.start()[i], parsed.end()[i] - parsed.start()[i]);
+                    } else if (g != null) {
                         if (f == Format.json) {
                             g.writeRaw(',');
                         }

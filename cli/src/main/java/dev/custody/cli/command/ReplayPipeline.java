@@ -26,7 +26,7 @@ import java.util.concurrent.Future;
  *       ({@link Replayer#sequence}): settlements are applied to the velocity ledger, withdrawals get their
  *       velocity sections, and each action's workspace bundle is loaded (and reported on stderr when invalid);
  *   <li><b>decide and render</b> (pool): the other decisions, all rendered to text or UTF-8 JSON in a per-batch
- *       buffer;
+ *       buffer (JSON records of what the parse stage decided are rendered there, and only copied here);
  *   <li><b>write</b> (this thread, stream order): the buffer to the output, the counts to the summary.
  * </ol>
  * Decisions are pure functions of the action and the bundle, so deciding batches in parallel cannot change
@@ -48,14 +48,28 @@ final class ReplayPipeline implements AutoCloseable {
         List<Replayer.Step> sequence(List<Replayer.Step> lines);
     }
 
-    /** What the pool makes of a line as soon as it is parsed ({@link Replayer#read}); must be thread-safe. */
+    /**
+     * What the pool makes of a batch as soon as it is parsed ({@link Replayer#read} on each line, and the records
+     * of what that decided); must be thread-safe.
+     */
     interface Reader {
-        Replayer.Step read(ActionStream.Line line);
+        Parsed read(List<ActionStream.Line> lines);
     }
 
-    /** Decides and renders a batch; runs on the pool, so it must be thread-safe. */
+    /**
+     * A batch out of the parse stage: its steps and, for those decided on read, their records already rendered:
+     * step {@code i}'s is {@code bytes[start[i]..end[i])} when {@code start[i] >= 0}.
+     */
+    record Parsed(List<Replayer.Step> steps, byte[] bytes, int[] start, int[] end) {
+        /** Whether step {@code i} came out of the in-order stage as it went in (so its record stands). */
+        boolean rendered(int i, Replayer.Step sequenced) {
+            return start != null && start[i] >= 0 && sequenced == steps.get(i);
+        }
+    }
+
+    /** Decides and renders a batch (what its parse stage has not); runs on the pool, so it must be thread-safe. */
     interface Renderer {
-        Rendered render(List<Replayer.Step> batch);
+        Rendered render(List<Replayer.Step> batch, Parsed parsed);
     }
 
     /** Writes a rendered batch, in stream order. */
@@ -96,7 +110,7 @@ final class ReplayPipeline implements AutoCloseable {
     /** Runs the stream to its end. */
     void run(ActionStream stream, Reader reader, Sequencer sequencer, Renderer renderer, Writer writer)
             throws IOException {
-        ArrayDeque<Future<List<Replayer.Step>>> parsing = new ArrayDeque<>();
+        ArrayDeque<Future<Parsed>> parsing = new ArrayDeque<>();
         ArrayDeque<Future<Rendered>> rendering = new ArrayDeque<>();
         boolean end = false;
         while (true) {
@@ -112,8 +126,9 @@ final class ReplayPipeline implements AutoCloseable {
                 return;
             }
             if (!parsing.isEmpty()) {
-                List<Replayer.Step> sequenced = sequencer.sequence(get(parsing.poll()));
-                rendering.add(pool.submit(() -> renderer.render(sequenced)));
+                Parsed parsed = get(parsing.poll());
+                List<Replayer.Step> sequenced = sequencer.sequence(parsed.steps());
+                rendering.add(pool.submit(() -> renderer.render(sequenced, parsed)));
             }
             while (!rendering.isEmpty()
                     && (rendering.peek().isDone() || rendering.size() >= DEPTH || parsing.isEmpty())) {
@@ -122,12 +137,12 @@ final class ReplayPipeline implements AutoCloseable {
         }
     }
 
-    private static List<Replayer.Step> parse(ActionStream stream, Reader reader, List<ActionStream.RawLine> raw) {
-        List<Replayer.Step> out = new ArrayList<>(raw.size());
+    private static Parsed parse(ActionStream stream, Reader reader, List<ActionStream.RawLine> raw) {
+        List<ActionStream.Line> lines = new ArrayList<>(raw.size());
         for (ActionStream.RawLine r : raw) {
-            out.add(reader.read(stream.parse(r)));
+            lines.add(stream.parse(r));
         }
-        return out;
+        return reader.read(lines);
     }
 
     private static <T> T get(Future<T> f) throws IOException {
