@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,7 +32,8 @@ import java.util.concurrent.Future;
  * </ol>
  * Decisions are pure functions of the action and the bundle, so deciding batches in parallel cannot change
  * them; whatever depends on order stays in the sequence stage, which is where a velocity ledger belongs. At
- * most {@value #DEPTH} batches wait in each pooled stage, so memory does not grow with the stream.
+ * most {@value #DEPTH} batches wait in each pooled stage (twice that for parsing, when this thread parses too
+ * rather than wait: see {@link #help}), so memory does not grow with the stream.
  *
  * <p>One instance per replay; used from one thread.
  */
@@ -126,15 +128,39 @@ final class ReplayPipeline implements AutoCloseable {
                 return;
             }
             if (!parsing.isEmpty()) {
+                end = help(parsing.peek(), parsing, stream, reader, end);
                 Parsed parsed = get(parsing.poll());
                 List<Replayer.Step> sequenced = sequencer.sequence(parsed.steps());
                 rendering.add(pool.submit(() -> renderer.render(sequenced, parsed)));
             }
             while (!rendering.isEmpty()
                     && (rendering.peek().isDone() || rendering.size() >= DEPTH || parsing.isEmpty())) {
+                end = help(rendering.peek(), parsing, stream, reader, end);
                 writer.write(get(rendering.poll()));
             }
         }
+    }
+
+    /**
+     * Rather than wait for the pool to finish {@code awaited}, this thread parses the next batches itself (up to
+     * {@code 2 ×} {@value #DEPTH} parsed batches waiting), in stream order at the end of {@code parsing}: the
+     * pool's threads and this one then share the parsing, which is most of a replay's work. Returns whether the
+     * stream has ended.
+     */
+    private static boolean help(Future<?> awaited, ArrayDeque<Future<Parsed>> parsing, ActionStream stream,
+            Reader reader, boolean end) throws IOException {
+        while (!end && !awaited.isDone() && parsing.size() < 2 * DEPTH) {
+            List<ActionStream.RawLine> raw = stream.nextBatch(BATCH);
+            if (raw.isEmpty()) {
+                return true;
+            }
+            try {
+                parsing.add(CompletableFuture.completedFuture(parse(stream, reader, raw)));
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        }
+        return end;
     }
 
     private static Parsed parse(ActionStream stream, Reader reader, List<ActionStream.RawLine> raw) {
