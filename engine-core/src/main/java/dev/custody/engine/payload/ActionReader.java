@@ -160,8 +160,12 @@ public final class ActionReader {
                 // read again below
             }
         }
+        TEXT_READS.increment();
         return read(decode(bytes, offset, length));
     }
+
+    /** How many byte texts were read on the text path, for the test that the byte path is taken. */
+    static final java.util.concurrent.atomic.LongAdder TEXT_READS = new java.util.concurrent.atomic.LongAdder();
 
     /** UTF-8 bytes as text, a byte that is not part of a UTF-8 character read as U+0000 (as the CLI reads input). */
     public static String decode(byte[] bytes, int offset, int length) {

@@ -178,4 +178,18 @@ class ActionReaderTest {
             }
         }
     }
+
+    /** The byte path answers for a well-formed line; only a line it cannot or must not read goes to the text path. */
+    @Test
+    void wellFormedBytesAreReadWithoutDecodingThem() {
+        byte[] ok = ("{\"id\": \"a-é\", \"action\": \"withdrawal.create\", " + W + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] bad = "{\"action\": 1}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] wide = {'{', 0, '}', 0};
+        long before = ActionReader.TEXT_READS.sum();
+        assertEquals("a-é", assertInstanceOf(ActionReader.Read.class, ActionReader.read(ok, 0, ok.length)).action().id());
+        assertEquals(before, ActionReader.TEXT_READS.sum(), "read on the byte path");
+        assertInstanceOf(ActionReader.Malformed.class, ActionReader.read(bad, 0, bad.length));
+        assertInstanceOf(ActionReader.Malformed.class, ActionReader.read(wide, 0, wide.length));
+        assertEquals(before + 2, ActionReader.TEXT_READS.sum(), "malformed, and what Jackson would take for UTF-16");
+    }
 }
