@@ -116,7 +116,7 @@ public final class PayloadValidator {
                 && java.util.Objects.equals(c.walletId, action.walletId()) ? c : null;
         Instant at = action.at() != null ? action.at() : instant;
         if (checked == null) {
-            checked = new Checked(action.action(), action.walletId(), checkValues(action), null, null);
+            checked = new Checked(action.action(), action.walletId(), checkValues(action, null), null, null);
         } else if (checked.full != null && checked.fullAt.equals(at)) {
             return checked.full;
         }
@@ -146,20 +146,34 @@ public final class PayloadValidator {
      * replay more than the check itself). Calling it again, or never, changes no result.
      */
     static void precheck(Action action) {
-        if (action.checkCache() == null) {
-            action.checkCache(new Checked(action.action(), action.walletId(), checkValues(action), null, null));
+        if (action.checkCache() != null) {
+            return;
         }
+        Instant at = action.at();
+        if (at == null || at.isBefore(FIRST_DATED) || at.isAfter(LAST_DATED)) {
+            action.checkCache(new Checked(action.action(), action.walletId(), checkValues(action, null), null, null));
+            return;
+        }
+        // the action's own instant is known: the whole payload at once, context included (one section map, not two)
+        PayloadResult r = checkValues(action, at);
+        boolean valid = r instanceof PayloadResult.Valid;
+        action.checkCache(new Checked(action.action(), action.walletId(), r, valid ? at : null, valid ? r : null));
     }
 
     /**
-     * What an {@link Action} remembers of its check: for its trigger and wallet id, the checked values without
-     * {@code context} ({@code body}) and, for the action's own {@code at}, the whole payload ({@code full}).
+     * What an {@link Action} remembers of its check: for its trigger and wallet id, the checked values
+     * ({@code body}: without {@code context}, or, when checked on read, the whole payload at the action's
+     * {@code at}) and the whole payload for the instant last asked ({@code full} at {@code fullAt}).
      */
     private record Checked(TriggerAction trigger, String walletId, PayloadResult body, Instant fullAt,
             PayloadResult full) {}
 
-    /** The schema check of everything but the instant: a payload without {@code context}, or why it is malformed. */
-    private static PayloadResult checkValues(Action action) {
+    /**
+     * The schema check of everything but the instant: a payload without {@code context}, or why it is malformed.
+     * With {@code at} (within the dated range), the payload is the whole one at that instant, {@code context}
+     * included, as {@link Payload#at} would make it from the payload without.
+     */
+    private static PayloadResult checkValues(Action action, Instant at) {
         TriggerAction trigger = action.action();
         if (action.walletId() == null || action.walletId().isEmpty()) {
             return new PayloadResult.Invalid("`wallet_id` is missing");
@@ -262,8 +276,14 @@ public final class PayloadValidator {
             out.put(Section.RESOURCE.wireName(), Collections.unmodifiableMap(withArgs));
             slots[Payload.slotOrThrow(Section.RESOURCE, "decoded_args")] = Map.of();
         }
+        if (at != null) {
+            Map<String, Object> context = context(at);
+            out.put(Section.CONTEXT.wireName(), context);
+            slots[Payload.HOUR_SLOT] = context.get("hour");
+            slots[Payload.DAY_SLOT] = context.get("day_of_week");
+        }
         return new PayloadResult.Valid(new Payload(trigger, Uuids.lowerCase(action.walletId()),
-                null, Collections.unmodifiableMap(out), slots, mask));
+                at, Collections.unmodifiableMap(out), slots, mask));
     }
 
     private static Object convert(FieldSpec spec, Object raw) throws Malformed {
