@@ -143,14 +143,16 @@ public final class ActionReader {
      * reads their decoding, bytes that are not UTF-8 decoding to U+0000. Never throws.
      *
      * <p>Jackson's byte parser reads the common case without decoding the text first. It is used only where it
-     * cannot read the bytes differently: when the text starts with <code>{</code> and has no zero byte among its
-     * first four (from which Jackson would guess UTF-16 or UTF-32). Whatever it finds malformed is read again from
-     * the decoded text, so that messages and columns (counted in characters, not bytes) are the same whichever way
-     * the text came.
+     * cannot read the bytes differently: when the text is ASCII, starts with <code>{</code> and has no zero byte
+     * among its first four (from which Jackson would guess UTF-16 or UTF-32). ASCII only, because Jackson's UTF-8
+     * decoding is lenient where the JDK's is strict: it reads overlong forms ({@code C0 AF} as {@code /}),
+     * surrogates and code points past U+10FFFF as characters, where the text path reads U+0000 and refuses the
+     * line. Whatever the byte path finds malformed is read again from the decoded text, so that messages and
+     * columns (counted in characters, not bytes) are the same whichever way the text came.
      */
     public static Result read(byte[] bytes, int offset, int length) {
         if (length >= 4 && bytes[offset] == '{' && bytes[offset + 1] != 0 && bytes[offset + 2] != 0
-                && bytes[offset + 3] != 0) {
+                && bytes[offset + 3] != 0 && ascii(bytes, offset, length)) {
             try {
                 Result r = read(FAST.createParser(bytes, offset, length), false);
                 if (!(r instanceof Malformed)) {
@@ -162,6 +164,23 @@ public final class ActionReader {
         }
         TEXT_READS.increment();
         return read(decode(bytes, offset, length));
+    }
+
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /** Whether every byte is below 0x80, eight at a time. */
+    static boolean ascii(byte[] bytes, int offset, int length) {
+        int i = offset;
+        int end = offset + length;
+        long high = 0;
+        for (; i + 8 <= end; i += 8) {
+            high |= (long) LONGS.get(bytes, i);
+        }
+        for (; i < end; i++) {
+            high |= bytes[i];
+        }
+        return (high & 0x8080808080808080L) == 0;
     }
 
     /** How many byte texts were read on the text path, for the test that the byte path is taken. */

@@ -182,14 +182,50 @@ class ActionReaderTest {
     /** The byte path answers for a well-formed line; only a line it cannot or must not read goes to the text path. */
     @Test
     void wellFormedBytesAreReadWithoutDecodingThem() {
-        byte[] ok = ("{\"id\": \"a-é\", \"action\": \"withdrawal.create\", " + W + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] ok = ("{\"id\": \"a-1\", \"action\": \"withdrawal.create\", " + W + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] accented = ("{\"id\": \"a-é\", \"action\": \"withdrawal.create\", " + W + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
         byte[] bad = "{\"action\": 1}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         byte[] wide = {'{', 0, '}', 0};
         long before = ActionReader.TEXT_READS.sum();
-        assertEquals("a-é", assertInstanceOf(ActionReader.Read.class, ActionReader.read(ok, 0, ok.length)).action().id());
+        assertEquals("a-1", assertInstanceOf(ActionReader.Read.class, ActionReader.read(ok, 0, ok.length)).action().id());
         assertEquals(before, ActionReader.TEXT_READS.sum(), "read on the byte path");
+        assertEquals("a-é", assertInstanceOf(ActionReader.Read.class, ActionReader.read(accented, 0, accented.length)).action().id());
         assertInstanceOf(ActionReader.Malformed.class, ActionReader.read(bad, 0, bad.length));
         assertInstanceOf(ActionReader.Malformed.class, ActionReader.read(wide, 0, wide.length));
-        assertEquals(before + 2, ActionReader.TEXT_READS.sum(), "malformed, and what Jackson would take for UTF-16");
+        assertEquals(before + 3, ActionReader.TEXT_READS.sum(), "not ASCII, malformed, what Jackson would take for UTF-16");
+    }
+
+    /**
+     * Jackson's UTF-8 decoding reads overlong forms, surrogates and code points past U+10FFFF as characters; the
+     * JDK's refuses them. A line holding one is malformed however it comes, never an action read from a character
+     * nobody wrote (an overlong {@code C0 AF} is a {@code /}).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"ED A0 80", "ED BF BF", "C0 80", "C0 AF", "C1 BF", "E0 80 AF", "F0 80 80 AF", "F4 90 80 80",
+        "F5 80 80 80", "F8 88 80 80 80", "80", "C3", "E2 82", "FF", "FE"})
+    void bytesTheJdkDoesNotDecodeAreMalformedWhicheverPathReadsThem(String hex) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.writeBytes("{\"id\": \"a-".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        for (String b : hex.split(" ")) {
+            out.write(Integer.parseInt(b, 16));
+        }
+        out.writeBytes(("\", \"action\": \"withdrawal.create\", " + W + "}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        byte[] bytes = out.toByteArray();
+        ActionReader.Malformed m = assertInstanceOf(ActionReader.Malformed.class, ActionReader.read(bytes, 0, bytes.length));
+        assertEquals(ActionReader.read(ActionReader.decode(bytes, 0, bytes.length)), m);
+        assertEquals(11, m.column(), "at the first character that stands for the bad bytes");
+    }
+
+    @Test
+    void asciiIsToldEightBytesAtATimeAndOneByOne() {
+        byte[] text = "{\"id\": \"abcdefghijklmnop\"}".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        for (int i = 0; i < text.length; i++) {
+            byte[] b = text.clone();
+            assertEquals(true, ActionReader.ascii(b, 0, b.length));
+            b[i] = (byte) 0x80;
+            assertEquals(false, ActionReader.ascii(b, 0, b.length), "a high byte at " + i);
+            assertEquals(true, ActionReader.ascii(b, i + 1, b.length - i - 1), "after it");
+            assertEquals(i == 0 || ActionReader.ascii(b, 0, i), true, "before it");
+        }
     }
 }
