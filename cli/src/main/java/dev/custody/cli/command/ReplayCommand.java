@@ -298,9 +298,6 @@ public final class ReplayCommand implements Callable<Integer> {
                 }
                 start[i] = bytes.size() + g.getOutputBuffered();
                 DecisionRecords.write(g, step.decided(), explain);
-                if (f == Format.jsonl) {
-                    g.writeRaw('\n');
-                }
                 end[i] = bytes.size() + g.getOutputBuffered();
             }
             if (g != null) {
@@ -335,35 +332,27 @@ public final class ReplayCommand implements Callable<Integer> {
                 Replayer.Step step = batch.get(i);
                 ActionStream.Line line = step.line();
                 Decision d = replayer.decide(step);
-                if (line instanceof ActionStream.ActionLine) {
-                    if (g != null && parsed.rendered(i, step)) {
-                        if (f == Format.json) {
-                            g.writeRaw(',');
-                        }
-                        g.flush();
-                        bytes.write(parsed.bytes(), parsed.start()[i], parsed.end()[i] - parsed.start()[i]);
-                    } else if (g != null) {
-                        if (f == Format.json) {
-                            g.writeRaw(',');
-                        }
-                        DecisionRecords.write(g, d, explain);
-                        if (f == Format.jsonl) {
-                            g.writeRaw('\n');
-                        }
+                boolean record = line instanceof ActionStream.ActionLine || line instanceof ActionStream.MalformedLine;
+                if (record && g == null) {
+                    if (line instanceof ActionStream.MalformedLine m) {
+                        text.malformed(m);
                     } else {
                         text.decision(d);
                     }
-                } else if (line instanceof ActionStream.MalformedLine m) {
-                    if (g != null) {
-                        if (f == Format.json) {
-                            g.writeRaw(',');
-                        }
+                } else if (record) {
+                    if (f == Format.json) {
+                        g.writeRaw(',');
+                    }
+                    if (parsed.rendered(i, step)) {
+                        g.flush();
+                        bytes.write(parsed.bytes(), parsed.start()[i], parsed.end()[i] - parsed.start()[i]);
+                    } else if (line instanceof ActionStream.MalformedLine m) {
                         DecisionRecords.malformed(g, m, explain);
-                        if (f == Format.jsonl) {
-                            g.writeRaw('\n');
-                        }
                     } else {
-                        text.malformed(m);
+                        DecisionRecords.write(g, d, explain);
+                    }
+                    if (f == Format.jsonl) {
+                        g.writeRaw('\n');
                     }
                 }
                 lines.add(line);

@@ -59,7 +59,8 @@ final class ReplayPipeline implements AutoCloseable {
     }
 
     /**
-     * A batch out of the parse stage: its steps and, for those decided on read, their records already rendered:
+     * A batch out of the parse stage: its steps and, for those decided on read, their records already rendered
+     * (the record alone; the render stage writes the separators, as for every record):
      * step {@code i}'s is {@code bytes[start[i]..end[i])} when {@code start[i] >= 0}.
      */
     record Parsed(List<Replayer.Step> steps, byte[] bytes, int[] start, int[] end) {
