@@ -1,0 +1,373 @@
+package dev.custody.engine.payload;
+
+import dev.custody.engine.schema.FieldSchema;
+import dev.custody.engine.schema.FieldSpec;
+import dev.custody.engine.schema.Section;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A JSON object read from ASCII bytes into the values {@link ActionReader} makes of it, for the plain lines an action
+ * stream is made of, or nothing when the text is anything else (docs/design.md §4.2).
+ *
+ * <p>It reads a strict subset of JSON and gives up, returning null, on everything outside it, even where the text
+ * is valid JSON: a string with an escape or a control character, a byte past ASCII, an integer of more than 18
+ * digits, a number that reads as an infinity, a duplicate key, nesting deeper than {@value #MAX_DEPTH}, whitespace
+ * other than space, tab, CR and LF, anything after the object. A text it gives up on is read by Jackson, which
+ * reads it or says where it breaks. So this reader never refuses a text and never writes a message: it only ever
+ * gives, for a text Jackson reads, the same values faster. What it gives is equal, value by value and class by
+ * class, to what {@link ActionReader}'s Jackson path makes of the same text ({@code JsonLineTest} compares them on
+ * generated and mutated lines):
+ * <ul>
+ *   <li>objects as {@link LinkedHashMap} in the text's order, arrays as {@link ArrayList};
+ *   <li>integers as {@link Long};
+ *   <li>decimals as the {@link Double} nearest the decimal, as Jackson's fast double parser gives: when the digits,
+ *       point left out, are an integer below 2<sup>53</sup> with at most 22 of them after the point and no
+ *       exponent, as that integer divided by a power of ten, both exact doubles and the division rounded once
+ *       (Clinger's fast path); otherwise by {@link Double#parseDouble};
+ *   <li>{@code true}, {@code false} and {@code null} as {@link Boolean#TRUE}, {@link Boolean#FALSE} and null;
+ *   <li>keys that are names of the schema (sections, fields, top-level properties) as the one {@code String} of
+ *       that name, whose hash is already computed; other keys and strings as new strings.
+ * </ul>
+ *
+ * <p>Stateless and thread-safe.
+ */
+final class JsonLine {
+    /** The deepest nesting read here; deeper texts are left to Jackson (whose limit, 64, is higher). */
+    static final int MAX_DEPTH = 16;
+
+    /** Integers of up to this many digits fit a long. */
+    private static final int LONG_DIGITS = 18;
+
+    private static final double[] POWERS_OF_TEN = new double[23];
+
+    /** Known names by their hash ({@link String#hashCode} of the bytes), open addressing. */
+    private static final String[] NAMES = new String[512];
+
+    static {
+        double p = 1;
+        for (int i = 0; i < POWERS_OF_TEN.length; i++) {
+            POWERS_OF_TEN[i] = p; // exact up to 10^22
+            p *= 10;
+        }
+        List<String> names = new ArrayList<>(ActionReader.TOP_LEVEL);
+        names.add("event");
+        names.add("value_usd");
+        names.add("status");
+        for (Section s : Section.values()) {
+            names.add(s.wireName());
+            for (FieldSpec f : FieldSchema.fields(s)) {
+                names.add(f.name());
+            }
+        }
+        for (String name : names) {
+            int i = name.hashCode() & (NAMES.length - 1);
+            while (NAMES[i] != null && !NAMES[i].equals(name)) {
+                i = (i + 1) & (NAMES.length - 1);
+            }
+            NAMES[i] = name;
+        }
+    }
+
+    /** Where a read gives up. */
+    private static final class GiveUp extends Exception {
+        static final GiveUp INSTANCE = new GiveUp();
+
+        private GiveUp() {
+            super(null, null, false, false);
+        }
+    }
+
+    private final byte[] b;
+    private final int end;
+    private int i;
+
+    private JsonLine(byte[] bytes, int offset, int length) {
+        this.b = bytes;
+        this.i = offset;
+        this.end = offset + length;
+    }
+
+    /**
+     * The object the bytes hold, or null when they hold something else or something this reader leaves to Jackson.
+     * Never throws.
+     */
+    static Map<String, Object> read(byte[] bytes, int offset, int length) {
+        JsonLine r = new JsonLine(bytes, offset, length);
+        try {
+            r.space();
+            if (r.i >= r.end || bytes[r.i] != '{') {
+                return null;
+            }
+            r.i++;
+            Map<String, Object> top = r.object(1);
+            r.space();
+            return r.i == r.end ? top : null;
+        } catch (GiveUp | RuntimeException e) {
+            // RuntimeException: an index past the end on a truncated text, read by Jackson instead
+            return null;
+        }
+    }
+
+    private void space() {
+        while (i < end) {
+            byte c = b[i];
+            if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+                i++;
+            } else {
+                return;
+            }
+        }
+    }
+
+    /** An object whose <code>{</code> has been read. */
+    private Map<String, Object> object(int depth) throws GiveUp {
+        if (depth > MAX_DEPTH) {
+            throw GiveUp.INSTANCE;
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        space();
+        if (at() == '}') {
+            i++;
+            return m;
+        }
+        while (true) {
+            if (at() != '"') {
+                throw GiveUp.INSTANCE;
+            }
+            i++;
+            String key = name();
+            space();
+            if (at() != ':') {
+                throw GiveUp.INSTANCE;
+            }
+            i++;
+            space();
+            int size = m.size();
+            m.put(key, value(depth));
+            if (m.size() == size) {
+                throw GiveUp.INSTANCE; // a duplicate key: Jackson says so
+            }
+            space();
+            byte c = at();
+            i++;
+            if (c == '}') {
+                return m;
+            }
+            if (c != ',') {
+                throw GiveUp.INSTANCE;
+            }
+            space();
+        }
+    }
+
+    private List<Object> array(int depth) throws GiveUp {
+        if (depth > MAX_DEPTH) {
+            throw GiveUp.INSTANCE;
+        }
+        List<Object> l = new ArrayList<>();
+        space();
+        if (at() == ']') {
+            i++;
+            return l;
+        }
+        while (true) {
+            l.add(value(depth));
+            space();
+            byte c = at();
+            i++;
+            if (c == ']') {
+                return l;
+            }
+            if (c != ',') {
+                throw GiveUp.INSTANCE;
+            }
+            space();
+        }
+    }
+
+    private byte at() throws GiveUp {
+        if (i >= end) {
+            throw GiveUp.INSTANCE;
+        }
+        return b[i];
+    }
+
+    private Object value(int depth) throws GiveUp {
+        byte c = at();
+        switch (c) {
+            case '"' -> {
+                i++;
+                int from = i;
+                int to = stringEnd();
+                return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+            }
+            case '{' -> {
+                i++;
+                return object(depth + 1);
+            }
+            case '[' -> {
+                i++;
+                return array(depth + 1);
+            }
+            case 't' -> {
+                literal("true");
+                return Boolean.TRUE;
+            }
+            case 'f' -> {
+                literal("false");
+                return Boolean.FALSE;
+            }
+            case 'n' -> {
+                literal("null");
+                return null;
+            }
+            default -> {
+                return number();
+            }
+        }
+    }
+
+    /** The index of the closing quote of a string whose opening quote has been read; {@link #i} moves past it. */
+    private int stringEnd() throws GiveUp {
+        int j = i;
+        while (j < end) {
+            byte c = b[j];
+            if (c == '"') {
+                i = j + 1;
+                return j;
+            }
+            if (c < 0x20 || c == '\\' || c == 0x7f) {
+                // an escape, a control character, DEL, or a byte past ASCII (negative): left to Jackson
+                throw GiveUp.INSTANCE;
+            }
+            j++;
+        }
+        throw GiveUp.INSTANCE;
+    }
+
+    /** A key, as the schema's own string when it is one of its names. */
+    private String name() throws GiveUp {
+        int from = i;
+        int to = stringEnd();
+        int h = 0;
+        for (int j = from; j < to; j++) {
+            h = 31 * h + b[j];
+        }
+        int len = to - from;
+        for (int k = h & (NAMES.length - 1); NAMES[k] != null; k = (k + 1) & (NAMES.length - 1)) {
+            String n = NAMES[k];
+            if (n.length() == len && n.hashCode() == h && sameBytes(n, from)) {
+                return n;
+            }
+        }
+        return new String(b, from, len, StandardCharsets.ISO_8859_1);
+    }
+
+    private boolean sameBytes(String name, int from) {
+        for (int k = 0; k < name.length(); k++) {
+            if (b[from + k] != name.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void literal(String word) throws GiveUp {
+        if (end - i < word.length()) {
+            throw GiveUp.INSTANCE;
+        }
+        for (int k = 0; k < word.length(); k++) {
+            if (b[i + k] != word.charAt(k)) {
+                throw GiveUp.INSTANCE;
+            }
+        }
+        i += word.length();
+        delimited();
+    }
+
+    /** A value must be followed by the end, whitespace, or a structural character; else Jackson says what is wrong. */
+    private void delimited() throws GiveUp {
+        if (i < end) {
+            byte c = b[i];
+            if (c != ',' && c != '}' && c != ']' && c != ' ' && c != '\n' && c != '\r' && c != '\t') {
+                throw GiveUp.INSTANCE;
+            }
+        }
+    }
+
+    /**
+     * A JSON number: {@code -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?}, an integer as a Long, anything
+     * with a point or exponent as a Double.
+     */
+    private Object number() throws GiveUp {
+        int start = i;
+        boolean negative = false;
+        if (at() == '-') {
+            negative = true;
+            i++;
+        }
+        int intStart = i;
+        long mantissa = 0;
+        while (i < end && b[i] >= '0' && b[i] <= '9') {
+            mantissa = mantissa * 10 + (b[i] - '0');
+            i++;
+        }
+        int intDigits = i - intStart;
+        if (intDigits == 0 || intDigits > LONG_DIGITS || (intDigits > 1 && b[intStart] == '0')) {
+            throw GiveUp.INSTANCE; // no digit, too long for a long, or a leading zero
+        }
+        if (i >= end || (b[i] != '.' && b[i] != 'e' && b[i] != 'E')) {
+            delimited();
+            return negative ? -mantissa : mantissa;
+        }
+        int fracDigits = 0;
+        if (b[i] == '.') {
+            i++;
+            int fracStart = i;
+            while (i < end && b[i] >= '0' && b[i] <= '9') {
+                if (intDigits + fracDigits < LONG_DIGITS) {
+                    mantissa = mantissa * 10 + (b[i] - '0');
+                }
+                fracDigits++;
+                i++;
+            }
+            if (i == fracStart) {
+                throw GiveUp.INSTANCE;
+            }
+        }
+        boolean exponent = false;
+        if (i < end && (b[i] == 'e' || b[i] == 'E')) {
+            exponent = true;
+            i++;
+            if (i < end && (b[i] == '+' || b[i] == '-')) {
+                i++;
+            }
+            int expStart = i;
+            while (i < end && b[i] >= '0' && b[i] <= '9') {
+                i++;
+            }
+            if (i == expStart) {
+                throw GiveUp.INSTANCE;
+            }
+        }
+        delimited();
+        double d;
+        if (!exponent && intDigits + fracDigits <= LONG_DIGITS && mantissa < (1L << 53)
+                && fracDigits < POWERS_OF_TEN.length) {
+            d = mantissa / POWERS_OF_TEN[fracDigits];
+            if (negative) {
+                d = -d;
+            }
+        } else {
+            d = Double.parseDouble(new String(b, start, i - start, StandardCharsets.ISO_8859_1));
+            if (Double.isInfinite(d)) {
+                throw GiveUp.INSTANCE;
+            }
+        }
+        return d;
+    }
+}
