@@ -100,7 +100,8 @@ public final class ReplayLadder {
             }
             ActionReader.Result r = ActionReader.read(line, 0, line.length);
             if (step == 1 || !(r instanceof ActionReader.Read read)) {
-                sink += r.hashCode() & 1;
+                // not r.hashCode(): an action's hash walks every section, a cost no replay pays
+                sink += r instanceof ActionReader.Read ? 1 : 0;
                 continue;
             }
             Decision d = engine.evaluate(read.action(), false);

@@ -47,6 +47,15 @@ public record Action(
         return new Builder(action);
     }
 
+    /**
+     * An action over sections the caller made for it and no longer touches, kept as they are: unmodifiable maps in
+     * an unmodifiable map ({@link JsonLine#action}'s {@link ArrayMap}s).
+     */
+    static Action ofOwn(String id, TriggerAction action, String walletId, String workspaceId, Instant at,
+            Map<String, Map<String, Object>> sections) {
+        return new Action(id, action, walletId, workspaceId, at, new Sections(sections));
+    }
+
     /** A copy of this action with another instant; the sections are shared, not copied. */
     public Action withAt(Instant instant) {
         return new Action(id, action, walletId, workspaceId, instant, sections);
@@ -80,7 +89,7 @@ public record Action(
         private volatile Object check;
 
         private Sections(Map<String, Map<String, Object>> map) {
-            this.map = Collections.unmodifiableMap(map);
+            this.map = map instanceof ArrayMap<?> ? map : Collections.unmodifiableMap(map);
         }
 
         /**

@@ -155,6 +155,10 @@ public final class ActionReader {
     public static Result read(byte[] bytes, int offset, int length) {
         if (length >= 4 && bytes[offset] == '{' && bytes[offset + 1] != 0 && bytes[offset + 2] != 0
                 && bytes[offset + 3] != 0 && ascii(bytes, offset, length)) {
+            Read plain = JsonLine.action(bytes, offset, length);
+            if (plain != null) {
+                return plain;
+            }
             Map<String, Object> top = JsonLine.read(bytes, offset, length);
             if (top != null) {
                 Result r = top.containsKey("event") ? settlement(top, Map.of()) : fromMap(top, Map.of(), true);

@@ -4,7 +4,12 @@ import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Section;
 import java.nio.charset.StandardCharsets;
+import dev.custody.engine.schema.TriggerAction;
+import dev.custody.engine.schema.Uuids;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,6 +77,24 @@ final class JsonLine {
         }
     }
 
+    /** A field of the schema: its spec and its slot ({@link Payload#slotOf}). */
+    private record Field(FieldSpec spec, int slot) {}
+
+    /** Each section's fields by name, by {@link Section#ordinal()}. */
+    private static final List<Map<String, Field>> FIELDS = new ArrayList<>();
+
+    static {
+        for (Section s : Section.values()) {
+            Map<String, Field> byName = new HashMap<>();
+            for (FieldSpec f : FieldSchema.fields(s)) {
+                byName.put(f.name(), new Field(f, Payload.slotOf(s, f.name())));
+            }
+            FIELDS.add(byName);
+        }
+    }
+
+    private static final int SECTIONS = Section.values().length;
+
     /** Where a read gives up. */
     private static final class GiveUp extends Exception {
         static final GiveUp INSTANCE = new GiveUp();
@@ -110,6 +133,212 @@ final class JsonLine {
             // RuntimeException: an index past the end on a truncated text, read by Jackson instead
             return null;
         }
+    }
+
+    /**
+     * An action read and checked in one pass, straight into the slots of its payload, or null where the text is
+     * anything but the plain case: then {@link ActionReader}'s general path reads it, with its messages.
+     *
+     * <p>The plain case is an action with every property a string ({@code id}, {@code action}, {@code wallet_id},
+     * {@code workspace_id}, {@code at}, none null), the sections of its trigger as objects, no {@code context},
+     * {@code raw_transaction}, {@code method_name} or {@code network_code}, and every field one of its section, not
+     * null, with a value {@link PayloadValidator} accepts; a wallet id that is a UUID and an instant with a UTC date.
+     * The result equals what the general path gives for the same text, the action (its sections as maps in the
+     * text's order) and the payload its check remembers (sections, slots and section mask); {@code JsonLineTest}
+     * and {@code ActionReaderTest} compare them.
+     */
+    static ActionReader.Read action(byte[] bytes, int offset, int length) {
+        JsonLine r = new JsonLine(bytes, offset, length);
+        try {
+            return r.action();
+        } catch (GiveUp | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private ActionReader.Read action() throws GiveUp {
+        space();
+        if (at() != '{') {
+            throw GiveUp.INSTANCE;
+        }
+        i++;
+        String id = null;
+        String actionName = null;
+        String walletId = null;
+        String workspaceId = null;
+        String atText = null;
+        Object[] slots = new Object[Payload.slotCount()];
+        // the sections in the text's order: each one's keys, values as read, and values as CEL reads them
+        Section[] sections = new Section[SECTIONS];
+        String[][] keys = new String[SECTIONS][];
+        Object[][] raws = new Object[SECTIONS][];
+        Object[][] converted = new Object[SECTIONS][];
+        int[] sizes = new int[SECTIONS];
+        int count = 0;
+        int seen = 0;
+        space();
+        if (at() == '}') {
+            throw GiveUp.INSTANCE; // no action: the general path says so
+        }
+        while (true) {
+            if (at() != '"') {
+                throw GiveUp.INSTANCE;
+            }
+            i++;
+            String key = name();
+            space();
+            if (at() != ':') {
+                throw GiveUp.INSTANCE;
+            }
+            i++;
+            space();
+            switch (key) {
+                case "id" -> id = text(id);
+                case "action" -> actionName = text(actionName);
+                case "wallet_id" -> walletId = text(walletId);
+                case "workspace_id" -> workspaceId = text(workspaceId);
+                case "at" -> atText = text(atText);
+                default -> {
+                    Section section = Section.fromWireName(key).orElse(null);
+                    if (section == null || section == Section.CONTEXT || (seen & (1 << section.ordinal())) != 0
+                            || at() != '{') {
+                        throw GiveUp.INSTANCE;
+                    }
+                    i++;
+                    seen |= 1 << section.ordinal();
+                    sections[count] = section;
+                    section(section, count, keys, raws, converted, sizes, slots);
+                    count++;
+                }
+            }
+            space();
+            byte c = at();
+            i++;
+            if (c == '}') {
+                break;
+            }
+            if (c != ',') {
+                throw GiveUp.INSTANCE;
+            }
+            space();
+        }
+        space();
+        if (i != end || actionName == null || walletId == null || atText == null || !Uuids.isUuid(walletId)) {
+            throw GiveUp.INSTANCE;
+        }
+        TriggerAction trigger = TriggerAction.fromWireName(actionName).orElse(null);
+        Instant at = ActionReader.instant(atText);
+        if (trigger == null || at == null || !PayloadValidator.dated(at)) {
+            throw GiveUp.INSTANCE;
+        }
+        String[] names = new String[count];
+        Object[] actionSections = new Object[count];
+        Map<String, Map<String, Object>> payloadSections = new HashMap<>();
+        int mask = 1 << Section.CONTEXT.ordinal();
+        for (int k = 0; k < count; k++) {
+            Section section = sections[k];
+            if (!FieldSchema.hasSection(trigger, section)) {
+                throw GiveUp.INSTANCE;
+            }
+            names[k] = section.wireName();
+            ArrayMap<Object> asRead = new ArrayMap<>(keys[k], raws[k], sizes[k]);
+            actionSections[k] = asRead;
+            Object[] cel = converted[k];
+            payloadSections.put(names[k], cel == raws[k] ? asRead : new ArrayMap<>(keys[k], cel, sizes[k]));
+            mask |= 1 << section.ordinal();
+        }
+        for (Section s : FieldSchema.sections(trigger)) {
+            if (s != Section.CONTEXT && (mask & (1 << s.ordinal())) == 0) {
+                payloadSections.put(s.wireName(), Map.of());
+                mask |= 1 << s.ordinal();
+            }
+        }
+        // as PayloadValidator does: a call without decoded arguments has an empty decoded_args
+        Map<String, Object> resource = payloadSections.get(Section.RESOURCE.wireName());
+        if (resource != null && !resource.containsKey("decoded_args")) {
+            Map<String, Object> withArgs = new HashMap<>(resource);
+            withArgs.put("decoded_args", Map.of());
+            payloadSections.put(Section.RESOURCE.wireName(), Collections.unmodifiableMap(withArgs));
+            slots[Payload.slotOrThrow(Section.RESOURCE, "decoded_args")] = Map.of();
+        }
+        Map<String, Object> context = PayloadValidator.context(at);
+        payloadSections.put(Section.CONTEXT.wireName(), context);
+        slots[Payload.HOUR_SLOT] = context.get("hour");
+        slots[Payload.DAY_SLOT] = context.get("day_of_week");
+        Action action = Action.ofOwn(id, trigger, walletId, workspaceId, at,
+                new ArrayMap<>(names, actionSections, count));
+        PayloadValidator.remember(action, new Payload(trigger, Uuids.lowerCase(walletId), at,
+                Collections.unmodifiableMap(payloadSections), slots, mask));
+        return new ActionReader.Read(action, List.of());
+    }
+
+    /** A top-level string property, read once (a second one, or one that is not a string, gives up). */
+    private String text(String before) throws GiveUp {
+        if (before != null || at() != '"') {
+            throw GiveUp.INSTANCE;
+        }
+        i++;
+        int from = i;
+        int to = stringEnd();
+        delimited();
+        return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * The fields of a section whose <code>{</code> has been read, each into its slot, as the {@code k}-th section:
+     * its keys, values as read and values as CEL reads them ({@code converted[k] == raws[k]} when they are the same).
+     */
+    private void section(Section section, int k, String[][] keys, Object[][] raws, Object[][] converted,
+            int[] sizes, Object[] slots) throws GiveUp {
+        Map<String, Field> fields = FIELDS.get(section.ordinal());
+        String[] names = new String[fields.size()];
+        Object[] values = new Object[fields.size()];
+        Object[] cel = values;
+        int n = 0;
+        space();
+        if (at() != '}') {
+            while (true) {
+                if (at() != '"') {
+                    throw GiveUp.INSTANCE;
+                }
+                i++;
+                Field field = fields.get(name());
+                space();
+                if (field == null || at() != ':' || slots[field.slot] != null) {
+                    throw GiveUp.INSTANCE; // an unknown field, or a second one of the same name
+                }
+                i++;
+                space();
+                Object raw = value(2);
+                Object value = raw == null ? PayloadValidator.INVALID : PayloadValidator.convertOrInvalid(field.spec, raw);
+                if (value == PayloadValidator.INVALID) {
+                    throw GiveUp.INSTANCE;
+                }
+                if (value != raw && cel == values) {
+                    cel = java.util.Arrays.copyOf(values, values.length);
+                }
+                names[n] = field.spec.name();
+                values[n] = raw;
+                cel[n] = value;
+                slots[field.slot] = value;
+                n++;
+                space();
+                byte c = at();
+                if (c == '}') {
+                    break;
+                }
+                if (c != ',') {
+                    throw GiveUp.INSTANCE;
+                }
+                i++;
+                space();
+            }
+        }
+        i++;
+        keys[k] = names;
+        raws[k] = values;
+        converted[k] = cel;
+        sizes[k] = n;
     }
 
     private void space() {

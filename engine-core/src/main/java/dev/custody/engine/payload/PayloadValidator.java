@@ -161,6 +161,32 @@ public final class PayloadValidator {
     }
 
     /**
+     * Has {@code action} remember {@code payload} as what checking it at its own {@code at} gives, for a reader that
+     * checked it as it read it ({@link JsonLine#action}, which gives up wherever this class would refuse a value).
+     */
+    static void remember(Action action, Payload payload) {
+        PayloadResult valid = new PayloadResult.Valid(payload);
+        action.checkCache(new Checked(action.action(), action.walletId(), valid, action.at(), valid));
+    }
+
+    /** Whether an instant has a UTC date (hour and weekday), as {@code context} needs. */
+    static boolean dated(Instant at) {
+        return !at.isBefore(FIRST_DATED) && !at.isAfter(LAST_DATED);
+    }
+
+    /** Marks a value {@link #convertOrInvalid} refuses. */
+    static final Object INVALID = new Object();
+
+    /** A field's value in the form CEL reads, as this class converts it, or {@link #INVALID} where it refuses it. */
+    static Object convertOrInvalid(FieldSpec spec, Object raw) {
+        try {
+            return convert(spec, raw);
+        } catch (Malformed m) {
+            return INVALID;
+        }
+    }
+
+    /**
      * What an {@link Action} remembers of its check: for its trigger and wallet id, the checked values
      * ({@code body}: without {@code context}, or, when checked on read, the whole payload at the action's
      * {@code at}) and the whole payload for the instant last asked ({@code full} at {@code fullAt}).

@@ -174,6 +174,32 @@ public final class ActionStream implements Closeable {
      * its end but not kept. These two bytes never occur inside the UTF-8 encoding of another character, so lines
      * are cut exactly where the decoded text would be.
      */
+    private static final java.lang.invoke.VarHandle LONGS =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    /**
+     * The index of the first LF or CR in {@code b[from, lim)}, or {@code lim}: eight bytes at a time, a byte equal to
+     * LF (or CR) being a zero byte of the word XOR eight LFs (or CRs), and {@code (v - ONES) & ~v & HIGHS} non-zero
+     * exactly when {@code v} has a zero byte. The byte is then found one by one within the word.
+     */
+    static int lineEnd(byte[] b, int from, int lim) {
+        int i = from;
+        for (; i + 8 <= lim; i += 8) {
+            long w = (long) LONGS.get(b, i);
+            long lf = w ^ 0x0A0A0A0A0A0A0A0AL;
+            long cr = w ^ 0x0D0D0D0D0D0D0D0DL;
+            if (((((lf - ONES) & ~lf) | ((cr - ONES) & ~cr)) & HIGHS) != 0) {
+                break;
+            }
+        }
+        while (i < lim && b[i] != '\n' && b[i] != '\r') {
+            i++;
+        }
+        return i;
+    }
+
     private RawLine readLine() throws IOException {
         if (skipLf && (pos < limit || fill(pos))) {
             skipLf = false;
@@ -191,9 +217,7 @@ public final class ActionStream implements Closeable {
         while (true) {
             byte[] b = buffer;
             int lim = limit;
-            while (i < lim && b[i] != '\n' && b[i] != '\r') {
-                i++;
-            }
+            i = lineEnd(b, i, lim);
             if (i < lim) {
                 end = i;
                 skipLf = b[i] == '\r';

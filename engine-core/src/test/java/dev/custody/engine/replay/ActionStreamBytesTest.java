@@ -170,4 +170,34 @@ class ActionStreamBytesTest {
             assertEquals("malformed JSON at column 80: duplicate field `amount`", m.message());
         }
     }
+
+    /** The word-at-a-time search for a line's end finds the first LF or CR, as a byte-by-byte scan does. */
+    @Test
+    void lineEndFindsTheFirstLineBreakAsAByteScanDoes() {
+        // bytes next to LF and CR, their high-bit twins, zero and 0xFF: where a borrow could fool the word test
+        byte[] near = {0x0A, 0x0D, 0x09, 0x0B, 0x0C, 0x0E, (byte) 0x8A, (byte) 0x8D, 0x00, (byte) 0xFF, 0x01, 'a', '{'};
+        Random random = new Random(11);
+        int checked = 0;
+        for (int run = 0; run < 20_000; run++) {
+            int length = random.nextInt(40);
+            byte[] b = new byte[length];
+            for (int k = 0; k < length; k++) {
+                b[k] = random.nextInt(4) == 0 ? near[random.nextInt(near.length)] : (byte) ('b' + random.nextInt(20));
+            }
+            int from = length == 0 ? 0 : random.nextInt(length + 1);
+            int lim = from + random.nextInt(length - from + 1);
+            int expected = from;
+            while (expected < lim && b[expected] != '\n' && b[expected] != '\r') {
+                expected++;
+            }
+            assertEquals(expected, ActionStream.lineEnd(b, from, lim), () -> java.util.Arrays.toString(b));
+            checked++;
+        }
+        assertEquals(20_000, checked);
+        byte[] none = "abcdefghijklmnopqrstuvwxyz".getBytes(StandardCharsets.US_ASCII);
+        assertEquals(26, ActionStream.lineEnd(none, 0, 26));
+        byte[] last = "abcdefghijklmnop\r".getBytes(StandardCharsets.US_ASCII);
+        assertEquals(16, ActionStream.lineEnd(last, 0, 17));
+        assertEquals(16, ActionStream.lineEnd(last, 9, 17));
+    }
 }
