@@ -7,7 +7,7 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * An unmodifiable map over two arrays, keys in the order given, for the few entries of a section read from a stream
+ * An unmodifiable map over a range of two arrays, keys in the order given, for the few entries of a section read from a stream
  * ({@link JsonLine#action}): one object and two arrays where a {@code LinkedHashMap} takes a node per entry and a
  * table. Equal to, and iterating in the same order as, the {@code LinkedHashMap} the general path fills from the same
  * text. Lookups compare keys one by one, which for a section's ten-odd fields costs less than hashing.
@@ -18,16 +18,24 @@ import java.util.Set;
 final class ArrayMap<V> extends AbstractMap<String, V> {
     private final String[] keys;
     private final Object[] values;
+    private final int from;
     private final int size;
 
+    /** The map of {@code keys[i] -> values[i]} for {@code i} in {@code [0, size)}. */
     ArrayMap(String[] keys, Object[] values, int size) {
+        this(keys, values, 0, size);
+    }
+
+    /** The map of {@code keys[i] -> values[i]} for {@code i} in {@code [from, from + size)}. */
+    ArrayMap(String[] keys, Object[] values, int from, int size) {
         this.keys = keys;
         this.values = values;
+        this.from = from;
         this.size = size;
     }
 
     private int indexOf(Object key) {
-        for (int i = 0; i < size; i++) {
+        for (int i = from; i < from + size; i++) {
             if (keys[i].equals(key)) {
                 return i;
             }
@@ -76,7 +84,7 @@ final class ArrayMap<V> extends AbstractMap<String, V> {
                         if (next >= size) {
                             throw new NoSuchElementException();
                         }
-                        int i = next++;
+                        int i = from + next++;
                         return new SimpleImmutableEntry<>(keys[i], (V) values[i]);
                     }
                 };

@@ -49,8 +49,25 @@ final class JsonLine {
 
     private static final double[] POWERS_OF_TEN = new double[23];
 
-    /** Known names by their hash ({@link String#hashCode} of the bytes), open addressing. */
+    /** Known names by their hash ({@link String#hashCode} of the bytes), open addressing; their bytes alike. */
     private static final String[] NAMES = new String[512];
+    private static final byte[][] NAME_BYTES = new byte[NAMES.length][];
+    /** For a name that is a section's, the section; null for others. */
+    private static final Section[] SECTION_NAMED = new Section[NAMES.length];
+    /** By section ordinal, then name: the section's field of that name, or null. */
+    private static final Field[][] FIELD_NAMED = new Field[Section.values().length][NAMES.length];
+
+    /** A field of the schema: its spec and its slot ({@link Payload#slotOf}). */
+    private record Field(FieldSpec spec, int slot) {}
+
+    private static final int SECTIONS = Section.values().length;
+    private static final int ID;
+    private static final int ACTION;
+    private static final int WALLET_ID;
+    private static final int WORKSPACE_ID;
+    private static final int AT;
+    /** The one {@code Double} for {@code +0.0}, which streams write for every empty velocity window. */
+    private static final Double ZERO = 0.0;
 
     static {
         double p = 1;
@@ -74,26 +91,29 @@ final class JsonLine {
                 i = (i + 1) & (NAMES.length - 1);
             }
             NAMES[i] = name;
+            NAME_BYTES[i] = name.getBytes(StandardCharsets.US_ASCII);
         }
-    }
-
-    /** A field of the schema: its spec and its slot ({@link Payload#slotOf}). */
-    private record Field(FieldSpec spec, int slot) {}
-
-    /** Each section's fields by name, by {@link Section#ordinal()}. */
-    private static final List<Map<String, Field>> FIELDS = new ArrayList<>();
-
-    static {
         for (Section s : Section.values()) {
-            Map<String, Field> byName = new HashMap<>();
+            SECTION_NAMED[index(s.wireName())] = s;
             for (FieldSpec f : FieldSchema.fields(s)) {
-                byName.put(f.name(), new Field(f, Payload.slotOf(s, f.name())));
+                FIELD_NAMED[s.ordinal()][index(f.name())] = new Field(f, Payload.slotOf(s, f.name()));
             }
-            FIELDS.add(byName);
         }
+        ID = index("id");
+        ACTION = index("action");
+        WALLET_ID = index("wallet_id");
+        WORKSPACE_ID = index("workspace_id");
+        AT = index("at");
     }
 
-    private static final int SECTIONS = Section.values().length;
+    /** The index of a known name in {@link #NAMES}. */
+    private static int index(String name) {
+        int i = name.hashCode() & (NAMES.length - 1);
+        while (!name.equals(NAMES[i])) {
+            i = (i + 1) & (NAMES.length - 1);
+        }
+        return i;
+    }
 
     /** Where a read gives up. */
     private static final class GiveUp extends Exception {
@@ -107,6 +127,15 @@ final class JsonLine {
     private final byte[] b;
     private final int end;
     private int i;
+    /** For {@link #action}: every section's field names and values as read, one section after another. */
+    private String[] keys;
+    private Object[] raws;
+    /** The values as CEL reads them, from the first that differs from the value read (null until then). */
+    private Object[] cel;
+    /** How many fields {@link #keys} holds. */
+    private int fields;
+    /** Bit {@code ordinal} set for each section with a value that {@link #cel} holds converted. */
+    private int changed;
 
     private JsonLine(byte[] bytes, int offset, int length) {
         this.b = bytes;
@@ -168,12 +197,12 @@ final class JsonLine {
         String workspaceId = null;
         String atText = null;
         Object[] slots = new Object[Payload.slotCount()];
-        // the sections in the text's order: each one's keys, values as read, and values as CEL reads them
+        // the sections in the text's order: where each one's fields start in keys and raws (and cel), how many
         Section[] sections = new Section[SECTIONS];
-        String[][] keys = new String[SECTIONS][];
-        Object[][] raws = new Object[SECTIONS][];
-        Object[][] converted = new Object[SECTIONS][];
+        int[] starts = new int[SECTIONS];
         int[] sizes = new int[SECTIONS];
+        keys = new String[slots.length];
+        raws = new Object[slots.length];
         int count = 0;
         int seen = 0;
         space();
@@ -185,31 +214,36 @@ final class JsonLine {
                 throw GiveUp.INSTANCE;
             }
             i++;
-            String key = name();
+            int key = nameIndex();
             space();
-            if (at() != ':') {
+            if (at() != ':' || key < 0) {
                 throw GiveUp.INSTANCE;
             }
             i++;
             space();
-            switch (key) {
-                case "id" -> id = text(id);
-                case "action" -> actionName = text(actionName);
-                case "wallet_id" -> walletId = text(walletId);
-                case "workspace_id" -> workspaceId = text(workspaceId);
-                case "at" -> atText = text(atText);
-                default -> {
-                    Section section = Section.fromWireName(key).orElse(null);
-                    if (section == null || section == Section.CONTEXT || (seen & (1 << section.ordinal())) != 0
-                            || at() != '{') {
-                        throw GiveUp.INSTANCE;
-                    }
-                    i++;
-                    seen |= 1 << section.ordinal();
-                    sections[count] = section;
-                    section(section, count, keys, raws, converted, sizes, slots);
-                    count++;
+            if (key == ID) {
+                id = text(id);
+            } else if (key == ACTION) {
+                actionName = text(actionName);
+            } else if (key == WALLET_ID) {
+                walletId = text(walletId);
+            } else if (key == WORKSPACE_ID) {
+                workspaceId = text(workspaceId);
+            } else if (key == AT) {
+                atText = text(atText);
+            } else {
+                Section section = SECTION_NAMED[key];
+                if (section == null || section == Section.CONTEXT || (seen & (1 << section.ordinal())) != 0
+                        || at() != '{') {
+                    throw GiveUp.INSTANCE;
                 }
+                i++;
+                seen |= 1 << section.ordinal();
+                sections[count] = section;
+                starts[count] = fields;
+                section(section, slots);
+                sizes[count] = fields - starts[count];
+                count++;
             }
             space();
             byte c = at();
@@ -233,7 +267,9 @@ final class JsonLine {
         }
         String[] names = new String[count];
         Object[] actionSections = new Object[count];
-        Map<String, Map<String, Object>> payloadSections = new HashMap<>();
+        // the payload's sections: the action's, those of its trigger it left out (empty), and context
+        String[] payloadNames = new String[SECTIONS];
+        Object[] payloadSections = new Object[SECTIONS];
         int mask = 1 << Section.CONTEXT.ordinal();
         for (int k = 0; k < count; k++) {
             Section section = sections[k];
@@ -241,34 +277,41 @@ final class JsonLine {
                 throw GiveUp.INSTANCE;
             }
             names[k] = section.wireName();
-            ArrayMap<Object> asRead = new ArrayMap<>(keys[k], raws[k], sizes[k]);
+            ArrayMap<Object> asRead = new ArrayMap<>(keys, raws, starts[k], sizes[k]);
             actionSections[k] = asRead;
-            Object[] cel = converted[k];
-            payloadSections.put(names[k], cel == raws[k] ? asRead : new ArrayMap<>(keys[k], cel, sizes[k]));
+            payloadNames[k] = names[k];
+            Map<String, Object> fields = (changed & (1 << section.ordinal())) == 0 ? asRead
+                    : new ArrayMap<>(keys, cel, starts[k], sizes[k]);
+            if (section == Section.RESOURCE && !fields.containsKey("decoded_args")) {
+                // as PayloadValidator does: a call without decoded arguments has an empty decoded_args
+                Map<String, Object> withArgs = new HashMap<>(fields);
+                withArgs.put("decoded_args", Map.of());
+                fields = Collections.unmodifiableMap(withArgs);
+                slots[Payload.slotOrThrow(Section.RESOURCE, "decoded_args")] = Map.of();
+            }
+            payloadSections[k] = fields;
             mask |= 1 << section.ordinal();
         }
+        int n = count;
         for (Section s : FieldSchema.sections(trigger)) {
             if (s != Section.CONTEXT && (mask & (1 << s.ordinal())) == 0) {
-                payloadSections.put(s.wireName(), Map.of());
+                if (s == Section.RESOURCE) {
+                    throw GiveUp.INSTANCE; // a call without resource: left to the general path
+                }
+                payloadNames[n] = s.wireName();
+                payloadSections[n++] = Map.of();
                 mask |= 1 << s.ordinal();
             }
         }
-        // as PayloadValidator does: a call without decoded arguments has an empty decoded_args
-        Map<String, Object> resource = payloadSections.get(Section.RESOURCE.wireName());
-        if (resource != null && !resource.containsKey("decoded_args")) {
-            Map<String, Object> withArgs = new HashMap<>(resource);
-            withArgs.put("decoded_args", Map.of());
-            payloadSections.put(Section.RESOURCE.wireName(), Collections.unmodifiableMap(withArgs));
-            slots[Payload.slotOrThrow(Section.RESOURCE, "decoded_args")] = Map.of();
-        }
         Map<String, Object> context = PayloadValidator.context(at);
-        payloadSections.put(Section.CONTEXT.wireName(), context);
+        payloadNames[n] = Section.CONTEXT.wireName();
+        payloadSections[n++] = context;
         slots[Payload.HOUR_SLOT] = context.get("hour");
         slots[Payload.DAY_SLOT] = context.get("day_of_week");
         Action action = Action.ofOwn(id, trigger, walletId, workspaceId, at,
                 new ArrayMap<>(names, actionSections, count));
         PayloadValidator.remember(action, new Payload(trigger, Uuids.lowerCase(walletId), at,
-                Collections.unmodifiableMap(payloadSections), slots, mask));
+                new ArrayMap<>(payloadNames, payloadSections, n), slots, mask));
         return new ActionReader.Read(action, List.of());
     }
 
@@ -285,16 +328,12 @@ final class JsonLine {
     }
 
     /**
-     * The fields of a section whose <code>{</code> has been read, each into its slot, as the {@code k}-th section:
-     * its keys, values as read and values as CEL reads them ({@code converted[k] == raws[k]} when they are the same).
+     * The fields of a section whose <code>{</code> has been read, each into its slot and at the end of {@link #keys}
+     * and {@link #raws} (and of {@link #cel}, values as CEL reads them, once one differs from the value read; the
+     * section is then marked in {@link #changed}).
      */
-    private void section(Section section, int k, String[][] keys, Object[][] raws, Object[][] converted,
-            int[] sizes, Object[] slots) throws GiveUp {
-        Map<String, Field> fields = FIELDS.get(section.ordinal());
-        String[] names = new String[fields.size()];
-        Object[] values = new Object[fields.size()];
-        Object[] cel = values;
-        int n = 0;
+    private void section(Section section, Object[] slots) throws GiveUp {
+        Field[] named = FIELD_NAMED[section.ordinal()];
         space();
         if (at() != '}') {
             while (true) {
@@ -302,7 +341,8 @@ final class JsonLine {
                     throw GiveUp.INSTANCE;
                 }
                 i++;
-                Field field = fields.get(name());
+                int key = nameIndex();
+                Field field = key < 0 ? null : named[key];
                 space();
                 if (field == null || at() != ':' || slots[field.slot] != null) {
                     throw GiveUp.INSTANCE; // an unknown field, or a second one of the same name
@@ -314,14 +354,19 @@ final class JsonLine {
                 if (value == PayloadValidator.INVALID) {
                     throw GiveUp.INSTANCE;
                 }
-                if (value != raw && cel == values) {
-                    cel = java.util.Arrays.copyOf(values, values.length);
+                if (value != raw) {
+                    if (cel == null) {
+                        cel = java.util.Arrays.copyOf(raws, raws.length);
+                    }
+                    changed |= 1 << section.ordinal();
                 }
-                names[n] = field.spec.name();
-                values[n] = raw;
-                cel[n] = value;
+                keys[fields] = field.spec.name();
+                raws[fields] = raw;
+                if (cel != null) {
+                    cel[fields] = value;
+                }
+                fields++;
                 slots[field.slot] = value;
-                n++;
                 space();
                 byte c = at();
                 if (c == '}') {
@@ -335,21 +380,19 @@ final class JsonLine {
             }
         }
         i++;
-        keys[k] = names;
-        raws[k] = values;
-        converted[k] = cel;
-        sizes[k] = n;
     }
 
     private void space() {
-        while (i < end) {
-            byte c = b[i];
+        int j = i;
+        while (j < end) {
+            byte c = b[j];
             if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-                i++;
+                j++;
             } else {
-                return;
+                break;
             }
         }
+        i = j;
     }
 
     /** An object whose <code>{</code> has been read. */
@@ -481,28 +524,25 @@ final class JsonLine {
     /** A key, as the schema's own string when it is one of its names. */
     private String name() throws GiveUp {
         int from = i;
+        int k = nameIndex();
+        return k >= 0 ? NAMES[k] : new String(b, from, i - 1 - from, StandardCharsets.ISO_8859_1);
+    }
+
+    /** A key whose opening quote has been read: its index in {@link #NAMES}, or -1 when it is none of them. */
+    private int nameIndex() throws GiveUp {
+        int from = i;
         int to = stringEnd();
         int h = 0;
         for (int j = from; j < to; j++) {
             h = 31 * h + b[j];
         }
-        int len = to - from;
         for (int k = h & (NAMES.length - 1); NAMES[k] != null; k = (k + 1) & (NAMES.length - 1)) {
-            String n = NAMES[k];
-            if (n.length() == len && n.hashCode() == h && sameBytes(n, from)) {
-                return n;
+            byte[] n = NAME_BYTES[k];
+            if (java.util.Arrays.equals(b, from, to, n, 0, n.length)) {
+                return k;
             }
         }
-        return new String(b, from, len, StandardCharsets.ISO_8859_1);
-    }
-
-    private boolean sameBytes(String name, int from) {
-        for (int k = 0; k < name.length(); k++) {
-            if (b[from + k] != name.charAt(k)) {
-                return false;
-            }
-        }
-        return true;
+        return -1;
     }
 
     private void literal(String word) throws GiveUp {
@@ -587,6 +627,9 @@ final class JsonLine {
         double d;
         if (!exponent && intDigits + fracDigits <= LONG_DIGITS && mantissa < (1L << 53)
                 && fracDigits < POWERS_OF_TEN.length) {
+            if (mantissa == 0 && !negative) {
+                return ZERO;
+            }
             d = mantissa / POWERS_OF_TEN[fracDigits];
             if (negative) {
                 d = -d;
