@@ -257,7 +257,20 @@ final class JsonLine {
             space();
         }
         space();
-        if (i != end || actionName == null || walletId == null || atText == null || !Uuids.isUuid(walletId)) {
+        if (i != end) {
+            throw GiveUp.INSTANCE;
+        }
+        return build(id, actionName, walletId, workspaceId, atText, slots, sections, starts, sizes, count);
+    }
+
+    /**
+     * The action and its payload from what {@link #action()} read. A method of its own, called once per line, so
+     * that the compiler compiles the reading loop without it (compiling the two as one cost a replay a second of
+     * compiler time, twice).
+     */
+    private ActionReader.Read build(String id, String actionName, String walletId, String workspaceId,
+            String atText, Object[] slots, Section[] sections, int[] starts, int[] sizes, int count) throws GiveUp {
+        if (actionName == null || walletId == null || atText == null || !Uuids.isUuid(walletId)) {
             throw GiveUp.INSTANCE;
         }
         TriggerAction trigger = TriggerAction.fromWireName(actionName).orElse(null);
