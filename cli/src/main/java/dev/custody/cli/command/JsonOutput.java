@@ -35,7 +35,6 @@ final class JsonOutput {
         }
     }
 
-    /** A streaming generator over a writer, for records written one by one. */
     /**
      * {@link #generator(Writer)}, writing UTF-8 bytes, from jackson-core alone: a replay that writes only records
      * does not pay for setting up databind's mapper (about a tenth of a second of its start).

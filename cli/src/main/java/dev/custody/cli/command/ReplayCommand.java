@@ -137,6 +137,9 @@ public final class ReplayCommand implements Callable<Integer> {
     @Option(names = "--explain", description = "Add every evaluated rule and its result (\"trace\").")
     boolean explain;
 
+    /** Writes the JSON records, a decision's rule-dependent part rendered once (shared by the pipeline's threads). */
+    private final RecordWriter records = new RecordWriter();
+
     @Mixin
     EvaluationOptions evaluation;
 
@@ -297,7 +300,7 @@ public final class ReplayCommand implements Callable<Integer> {
                     java.util.Arrays.fill(start, -1);
                 }
                 start[i] = bytes.size() + g.getOutputBuffered();
-                DecisionRecords.write(g, step.decided(), explain);
+                records.write(g, step.decided(), explain);
                 end[i] = bytes.size() + g.getOutputBuffered();
             }
             if (g != null) {
@@ -349,7 +352,7 @@ public final class ReplayCommand implements Callable<Integer> {
                     } else if (line instanceof ActionStream.MalformedLine m) {
                         DecisionRecords.malformed(g, m, explain);
                     } else {
-                        DecisionRecords.write(g, d, explain);
+                        records.write(g, d, explain);
                     }
                     if (f == Format.jsonl) {
                         g.writeRaw('\n');
