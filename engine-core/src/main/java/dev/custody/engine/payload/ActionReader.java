@@ -153,8 +153,9 @@ public final class ActionReader {
      * columns (counted in characters, not bytes) are the same whichever way the text came.
      */
     public static Result read(byte[] bytes, int offset, int length) {
-        if (length >= 4 && bytes[offset] == '{' && bytes[offset + 1] != 0 && bytes[offset + 2] != 0
-                && bytes[offset + 3] != 0 && ascii(bytes, offset, length)) {
+        // JsonLine reads ASCII only (it gives up on any other byte), so it needs no ASCII check of its own: a line
+        // it reads has been read once, not scanned first
+        if (length >= 2 && bytes[offset] == '{') {
             Read plain = JsonLine.action(bytes, offset, length);
             if (plain != null) {
                 return plain;
@@ -166,6 +167,9 @@ public final class ActionReader {
                     return r;
                 }
             }
+        }
+        if (length >= 4 && bytes[offset] == '{' && bytes[offset + 1] != 0 && bytes[offset + 2] != 0
+                && bytes[offset + 3] != 0 && ascii(bytes, offset, length)) {
             try {
                 Result r = read(FAST.createParser(bytes, offset, length), false);
                 if (!(r instanceof Malformed)) {

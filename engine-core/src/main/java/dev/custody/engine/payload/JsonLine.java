@@ -22,7 +22,9 @@ import java.util.Map;
  * is valid JSON: a string with an escape or a control character, a byte past ASCII, an integer of more than 18
  * digits, a number that reads as an infinity, a duplicate key, nesting deeper than {@value #MAX_DEPTH}, whitespace
  * other than space, tab, CR and LF, anything after the object. A text it gives up on is read by Jackson, which
- * reads it or says where it breaks. So this reader never refuses a text and never writes a message: it only ever
+ * reads it or says where it breaks. It reads ASCII only (a byte past it, in a string or between tokens, gives up), and
+ * {@link ActionReader} relies on that: a text is handed to it without an ASCII check first. So this reader never
+ * refuses a text and never writes a message: it only ever
  * gives, for a text Jackson reads, the same values faster. What it gives is equal, value by value and class by
  * class, to what {@link ActionReader}'s Jackson path makes of the same text ({@code JsonLineTest} compares them on
  * generated and mutated lines):

@@ -203,6 +203,37 @@ class PlainActionTest {
         assertTrue(onePass > 800 && general > 800, onePass + " read in one pass, " + general + " left to Jackson");
     }
 
+    /**
+     * {@code ActionReader} hands a line to {@code JsonLine} without an ASCII check: every byte past ASCII, wherever it
+     * stands (in a value, in a key, between tokens, in a number), makes both readers give up.
+     */
+    @Test
+    void anyBytePastAsciiAnywhereGivesUp() {
+        byte[] line = WITHDRAWAL.getBytes(StandardCharsets.US_ASCII);
+        int[] places = {WITHDRAWAL.indexOf("ana@") + 1, WITHDRAWAL.indexOf("\"role\"") + 2, WITHDRAWAL.indexOf(": 0.454326"),
+            WITHDRAWAL.indexOf("0.454326") + 2, WITHDRAWAL.indexOf("true") + 1, 0 + 1, line.length - 1};
+        int checked = 0;
+        for (int place : places) {
+            for (int value = 0x80; value <= 0xFF; value++) {
+                byte[] bad = line.clone();
+                bad[place] = (byte) value;
+                assertNull(JsonLine.action(bad, 0, bad.length), place + ": " + value);
+                assertNull(JsonLine.read(bad, 0, bad.length), place + ": " + value);
+                checked++;
+            }
+            byte[] inserted = new byte[line.length + 2];
+            System.arraycopy(line, 0, inserted, 0, place);
+            inserted[place] = (byte) 0xC3; // é, a well-formed two-byte character
+            inserted[place + 1] = (byte) 0xA9;
+            System.arraycopy(line, place, inserted, place + 2, line.length - place);
+            assertNull(JsonLine.read(inserted, 0, inserted.length), "é at " + place);
+            assertNull(JsonLine.action(inserted, 0, inserted.length), "é at " + place);
+            String text = new String(inserted, StandardCharsets.UTF_8);
+            assertEquals(ActionReader.read(text), ActionReader.read(inserted, 0, inserted.length), text);
+        }
+        assertEquals(places.length * 128, checked);
+    }
+
     @Test
     void sectionMapsAreEqualToTheGeneralPathsAndLookUpByKey() {
         ArrayMap<Object> m = new ArrayMap<>(new String[] {"a", "b", "c"}, new Object[] {1L, null, "x"}, 3);
