@@ -247,16 +247,9 @@ final class JsonLine {
                 sizes[count] = fields - starts[count];
                 count++;
             }
-            space();
-            byte c = at();
-            i++;
-            if (c == '}') {
+            if (!next('}')) {
                 break;
             }
-            if (c != ',') {
-                throw GiveUp.INSTANCE;
-            }
-            space();
         }
         space();
         if (i != end) {
@@ -350,51 +343,45 @@ final class JsonLine {
     private void section(Section section, Object[] slots) throws GiveUp {
         Field[] named = FIELD_NAMED[section.ordinal()];
         space();
-        if (at() != '}') {
-            while (true) {
-                if (at() != '"') {
-                    throw GiveUp.INSTANCE;
+        if (at() == '}') {
+            i++;
+            return;
+        }
+        while (true) {
+            if (at() != '"') {
+                throw GiveUp.INSTANCE;
+            }
+            i++;
+            int key = nameIndex();
+            Field field = key < 0 ? null : named[key];
+            space();
+            if (field == null || at() != ':' || slots[field.slot] != null) {
+                throw GiveUp.INSTANCE; // an unknown field, or a second one of the same name
+            }
+            i++;
+            space();
+            Object raw = value(2);
+            Object value = raw == null ? PayloadValidator.INVALID : PayloadValidator.convertOrInvalid(field.spec, raw);
+            if (value == PayloadValidator.INVALID) {
+                throw GiveUp.INSTANCE;
+            }
+            if (value != raw) {
+                if (cel == null) {
+                    cel = java.util.Arrays.copyOf(raws, raws.length);
                 }
-                i++;
-                int key = nameIndex();
-                Field field = key < 0 ? null : named[key];
-                space();
-                if (field == null || at() != ':' || slots[field.slot] != null) {
-                    throw GiveUp.INSTANCE; // an unknown field, or a second one of the same name
-                }
-                i++;
-                space();
-                Object raw = value(2);
-                Object value = raw == null ? PayloadValidator.INVALID : PayloadValidator.convertOrInvalid(field.spec, raw);
-                if (value == PayloadValidator.INVALID) {
-                    throw GiveUp.INSTANCE;
-                }
-                if (value != raw) {
-                    if (cel == null) {
-                        cel = java.util.Arrays.copyOf(raws, raws.length);
-                    }
-                    changed |= 1 << section.ordinal();
-                }
-                keys[fields] = field.spec.name();
-                raws[fields] = raw;
-                if (cel != null) {
-                    cel[fields] = value;
-                }
-                fields++;
-                slots[field.slot] = value;
-                space();
-                byte c = at();
-                if (c == '}') {
-                    break;
-                }
-                if (c != ',') {
-                    throw GiveUp.INSTANCE;
-                }
-                i++;
-                space();
+                changed |= 1 << section.ordinal();
+            }
+            keys[fields] = field.spec.name();
+            raws[fields] = raw;
+            if (cel != null) {
+                cel[fields] = value;
+            }
+            fields++;
+            slots[field.slot] = value;
+            if (!next('}')) {
+                return;
             }
         }
-        i++;
     }
 
     private void space() {
@@ -438,17 +425,28 @@ final class JsonLine {
             if (m.size() == size) {
                 throw GiveUp.INSTANCE; // a duplicate key: Jackson says so
             }
-            space();
-            byte c = at();
-            i++;
-            if (c == '}') {
+            if (!next('}')) {
                 return m;
             }
-            if (c != ',') {
-                throw GiveUp.INSTANCE;
-            }
-            space();
         }
+    }
+
+    /**
+     * After a member or an element: true past a comma and the space after it (another one follows), false past
+     * {@code close}; gives up on anything else.
+     */
+    private boolean next(char close) throws GiveUp {
+        space();
+        byte c = at();
+        i++;
+        if (c == close) {
+            return false;
+        }
+        if (c != ',') {
+            throw GiveUp.INSTANCE;
+        }
+        space();
+        return true;
     }
 
     private List<Object> array(int depth) throws GiveUp {
@@ -463,16 +461,9 @@ final class JsonLine {
         }
         while (true) {
             l.add(value(depth));
-            space();
-            byte c = at();
-            i++;
-            if (c == ']') {
+            if (!next(']')) {
                 return l;
             }
-            if (c != ',') {
-                throw GiveUp.INSTANCE;
-            }
-            space();
         }
     }
 
