@@ -7,10 +7,11 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 
 /**
- * An unmodifiable map over a range of two arrays, keys in the order given, for the few entries of a section read from a stream
- * ({@link JsonLine#action}): one object and two arrays where a {@code LinkedHashMap} takes a node per entry and a
- * table. Equal to, and iterating in the same order as, the {@code LinkedHashMap} the general path fills from the same
- * text. Lookups compare keys one by one, which for a section's ten-odd fields costs less than hashing.
+ * An unmodifiable map over a range of two arrays, keys in the order given, for the few entries of a section read
+ * from a stream ({@link JsonLine#action}): one object over arrays shared by the line's sections, where a
+ * {@code LinkedHashMap} takes a node per entry and a table. Equal to, and iterating in the same order as, the
+ * {@code LinkedHashMap} the general path fills from the same text. Lookups compare keys one by one, which for a
+ * section's ten-odd fields costs less than hashing.
  *
  * <p>Keys are distinct and not null (the reader gives up on a duplicate); values may be anything. Immutable and
  * thread-safe once made, provided the caller no longer writes the arrays.

@@ -3,9 +3,9 @@ package dev.custody.engine.payload;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Section;
-import java.nio.charset.StandardCharsets;
 import dev.custody.engine.schema.TriggerAction;
 import dev.custody.engine.schema.Uuids;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -22,12 +22,11 @@ import java.util.Map;
  * is valid JSON: a string with an escape or a control character, a byte past ASCII, an integer of more than 18
  * digits, a number that reads as an infinity, a duplicate key, nesting deeper than {@value #MAX_DEPTH}, whitespace
  * other than space, tab, CR and LF, anything after the object. A text it gives up on is read by Jackson, which
- * reads it or says where it breaks. It reads ASCII only (a byte past it, in a string or between tokens, gives up), and
- * {@link ActionReader} relies on that: a text is handed to it without an ASCII check first. So this reader never
- * refuses a text and never writes a message: it only ever
- * gives, for a text Jackson reads, the same values faster. What it gives is equal, value by value and class by
- * class, to what {@link ActionReader}'s Jackson path makes of the same text ({@code JsonLineTest} compares them on
- * generated and mutated lines):
+ * reads it or says where it breaks. So this reader never refuses a text and never writes a message: it only ever
+ * gives, for a text Jackson reads, the same values faster. It reads ASCII only (a byte past it, in a string or
+ * between tokens, gives up), and {@link ActionReader} relies on that: a text is handed to it without an ASCII check
+ * first. What it gives is equal, value by value and class by class, to what {@link ActionReader}'s Jackson path
+ * makes of the same text ({@code JsonLineTest} compares them on generated and mutated lines):
  * <ul>
  *   <li>objects as {@link LinkedHashMap} in the text's order, arrays as {@link ArrayList};
  *   <li>integers as {@link Long};
@@ -40,7 +39,7 @@ import java.util.Map;
  *       that name, whose hash is already computed; other keys and strings as new strings.
  * </ul>
  *
- * <p>Stateless and thread-safe.
+ * <p>Thread-safe: each call reads with an instance of its own; the tables of names are made once and only read.
  */
 final class JsonLine {
     /** The deepest nesting read here; deeper texts are left to Jackson (whose limit, 64, is higher). */
@@ -175,8 +174,8 @@ final class JsonLine {
      * {@code raw_transaction}, {@code method_name} or {@code network_code}, and every field one of its section, not
      * null, with a value {@link PayloadValidator} accepts; a wallet id that is a UUID and an instant with a UTC date.
      * The result equals what the general path gives for the same text, the action (its sections as maps in the
-     * text's order) and the payload its check remembers (sections, slots and section mask); {@code JsonLineTest}
-     * and {@code ActionReaderTest} compare them.
+     * text's order) and the payload its check remembers (sections, slots and section mask); {@code PlainActionTest}
+     * compares them.
      */
     static ActionReader.Read action(byte[] bytes, int offset, int length) {
         JsonLine r = new JsonLine(bytes, offset, length);
