@@ -20,9 +20,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.time.DateTimeException;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -616,6 +614,10 @@ public final class ActionReader {
     /**
      * {@code 2026-11-02T14:05:00Z}, the form streams use, read without the general formatter; any other form
      * (fractions, offsets) goes through {@link Instant#parse}. Null when it is not an instant.
+     *
+     * <p>The day is counted by arithmetic ({@link #epochDay}), with no branch that depends on which valid date it
+     * is: a replay compiles this once, where {@code LocalDate.of} made the compiler throw its code away and compile
+     * the one-pass reader again the first time a stream reached a 31st, a February or a leap year.
      */
     static Instant instant(String s) {
         if (s.length() == 20 && s.charAt(4) == '-' && s.charAt(7) == '-' && s.charAt(10) == 'T' && s.charAt(13) == ':'
@@ -626,14 +628,10 @@ public final class ActionReader {
             int hour = digits(s, 11, 13);
             int minute = digits(s, 14, 16);
             int second = digits(s, 17, 19);
-            if (year >= 0 && month >= 0 && day >= 0 && hour >= 0 && hour < 24 && minute >= 0 && minute < 60
-                    && second >= 0 && second < 60) {
-                try {
-                    long days = LocalDate.of(year, month, day).toEpochDay();
-                    return Instant.ofEpochSecond(days * 86_400L + hour * 3600L + minute * 60L + second);
-                } catch (DateTimeException e) {
-                    return null;
-                }
+            if ((year | month | day | hour | minute | second) >= 0 && hour < 24 && minute < 60 && second < 60) {
+                long days = epochDay(year, month, day);
+                return days == Long.MIN_VALUE ? null
+                        : Instant.ofEpochSecond(days * 86_400L + hour * 3600L + minute * 60L + second);
             }
         }
         try {
@@ -641,6 +639,36 @@ public final class ActionReader {
         } catch (DateTimeParseException e) {
             return null;
         }
+    }
+
+    /** Days in each month of a common year. */
+    private static final int[] MONTH_DAYS = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+
+    /** 1 when {@code x} is 0, else 0, for {@code 0 <= x < 2^31}: a test that compiles to no branch. */
+    private static int isZero(int x) {
+        return (x - 1) >>> 31;
+    }
+
+    /**
+     * The day of a proleptic Gregorian date counted from 1970-01-01, as {@code LocalDate.of(year, month, day)
+     * .toEpochDay()} gives it, or {@link Long#MIN_VALUE} when there is no such date (month or day out of range).
+     * For {@code 0 <= year <= 9999}. The count is the days-from-civil algorithm (years starting in March, so that
+     * the leap day is the last of its year), with the leap year and the month's length computed without branches.
+     */
+    static long epochDay(int year, int month, int day) {
+        if (month < 1 || month > 12 || day < 1) {
+            return Long.MIN_VALUE;
+        }
+        int leap = isZero(year & 3) & (1 - isZero(year % 100) | isZero(year % 400));
+        if (day > MONTH_DAYS[month - 1] + (leap & isZero(month ^ 2))) {
+            return Long.MIN_VALUE;
+        }
+        int y = year - (14 - month) / 12; // January and February count in the year before
+        int era = Math.floorDiv(y, 400);
+        int yearOfEra = y - era * 400;
+        int dayOfYear = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
+        int dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+        return era * 146_097L + dayOfEra - 719_468L;
     }
 
     private static int digits(String s, int from, int to) {

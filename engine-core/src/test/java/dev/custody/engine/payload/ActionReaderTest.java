@@ -2,6 +2,7 @@ package dev.custody.engine.payload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.velocity.Settlement;
@@ -83,9 +84,37 @@ class ActionReaderTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"2026-11-02T14:05:00Z", "1970-01-01T00:00:00Z", "2000-02-29T12:00:00Z",
-        "9999-12-31T23:59:59Z", "2026-11-02T14:05:00.250Z", "2026-11-02T14:05:00+01:00"})
+        "9999-12-31T23:59:59Z", "2026-01-01T24:00:00Z", "2026-11-02T14:05:00.250Z", "2026-11-02T14:05:00+01:00"})
     void instantsReadAsInstantParseReadsThem(String at) {
         assertEquals(Instant.parse(at), ActionReader.instant(at));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2026-02-29T00:00:00Z", "2100-02-29T00:00:00Z", "2026-04-31T00:00:00Z",
+        "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-01-00T00:00:00Z", "2026-01-32T00:00:00Z",
+        "2026-01-01T00:60:00Z", "2026-01-01T00:00:60Z", "2026-1a-01T00:00:00Z"})
+    void datesThatDoNotExistAreNoInstant(String at) {
+        assertEquals(null, ActionReader.instant(at));
+    }
+
+    @Test
+    void everyDayOfTenThousandYearsCountsAsLocalDateCountsIt() {
+        for (int year = 0; year <= 9999; year++) {
+            for (int month = 0; month <= 13; month++) {
+                for (int day = 0; day <= 32; day++) {
+                    long expected;
+                    try {
+                        expected = java.time.LocalDate.of(year, month, day).toEpochDay();
+                    } catch (java.time.DateTimeException e) {
+                        expected = Long.MIN_VALUE;
+                    }
+                    if (expected != ActionReader.epochDay(year, month, day)) {
+                        fail(year + "-" + month + "-" + day + ": " + ActionReader.epochDay(year, month, day)
+                                + ", not " + expected);
+                    }
+                }
+            }
+        }
     }
 
     @Test
