@@ -5,6 +5,9 @@ import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
 import dev.custody.engine.schema.Uuids;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -50,9 +53,20 @@ final class JsonLine {
 
     private static final double[] POWERS_OF_TEN = new double[23];
 
-    /** Known names by their hash ({@link String#hashCode} of the bytes), open addressing; their bytes alike. */
+    /**
+     * Known names by their hash ({@link #hash} of their bytes), open addressing; their bytes, length, and first and
+     * last eight bytes ({@link #word}) alike.
+     */
     private static final String[] NAMES = new String[512];
     private static final byte[][] NAME_BYTES = new byte[NAMES.length][];
+    private static final int[] NAME_LENGTH = new int[NAMES.length];
+    private static final long[] NAME_FIRST = new long[NAMES.length];
+    private static final long[] NAME_LAST = new long[NAMES.length];
+
+    /** Bytes read eight at a time, the first one lowest. */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
     /** For a name that is a section's, the section; null for others. */
     private static final Section[] SECTION_NAMED = new Section[NAMES.length];
     /** By section ordinal, then name: the section's field of that name, or null. */
@@ -87,12 +101,19 @@ final class JsonLine {
             }
         }
         for (String name : names) {
-            int i = name.hashCode() & (NAMES.length - 1);
+            byte[] bytes = name.getBytes(StandardCharsets.US_ASCII);
+            int n = bytes.length;
+            long first = word(bytes, 0, Math.min(n, 8));
+            long last = n > 8 ? word(bytes, n - 8, 8) : 0;
+            int i = hash(first, last, n);
             while (NAMES[i] != null && !NAMES[i].equals(name)) {
                 i = (i + 1) & (NAMES.length - 1);
             }
             NAMES[i] = name;
-            NAME_BYTES[i] = name.getBytes(StandardCharsets.US_ASCII);
+            NAME_BYTES[i] = bytes;
+            NAME_LENGTH[i] = n;
+            NAME_FIRST[i] = first;
+            NAME_LAST[i] = last;
         }
         for (Section s : Section.values()) {
             SECTION_NAMED[index(s.wireName())] = s;
@@ -109,7 +130,9 @@ final class JsonLine {
 
     /** The index of a known name in {@link #NAMES}. */
     private static int index(String name) {
-        int i = name.hashCode() & (NAMES.length - 1);
+        byte[] bytes = name.getBytes(StandardCharsets.US_ASCII);
+        int n = bytes.length;
+        int i = hash(word(bytes, 0, Math.min(n, 8)), n > 8 ? word(bytes, n - 8, 8) : 0, n);
         while (!name.equals(NAMES[i])) {
             i = (i + 1) & (NAMES.length - 1);
         }
@@ -508,9 +531,23 @@ final class JsonLine {
         }
     }
 
-    /** The index of the closing quote of a string whose opening quote has been read; {@link #i} moves past it. */
+    /**
+     * The index of the closing quote of a string whose opening quote has been read; {@link #i} moves past it.
+     * Eight bytes at a time while eight are left ({@link #stops}), then byte by byte.
+     */
     private int stringEnd() throws GiveUp {
         int j = i;
+        for (; j + 8 <= end; j += 8) {
+            long stops = stops((long) LONGS.get(b, j));
+            if (stops != 0) {
+                j += Long.numberOfTrailingZeros(stops) >>> 3;
+                if (b[j] != '"') {
+                    throw GiveUp.INSTANCE;
+                }
+                i = j + 1;
+                return j;
+            }
+        }
         while (j < end) {
             byte c = b[j];
             if (c == '"') {
@@ -533,21 +570,58 @@ final class JsonLine {
         return k >= 0 ? NAMES[k] : new String(b, from, i - 1 - from, StandardCharsets.ISO_8859_1);
     }
 
-    /** A key whose opening quote has been read: its index in {@link #NAMES}, or -1 when it is none of them. */
+    /**
+     * A key whose opening quote has been read: its index in {@link #NAMES}, or -1 when it is none of them. Found by
+     * its length and its first and last eight bytes, read as two words: a name of up to 16 bytes is equal to a
+     * known one when these are (the two words cover it); a longer one is compared in full.
+     */
     private int nameIndex() throws GiveUp {
         int from = i;
         int to = stringEnd();
-        int h = 0;
-        for (int j = from; j < to; j++) {
-            h = 31 * h + b[j];
-        }
-        for (int k = h & (NAMES.length - 1); NAMES[k] != null; k = (k + 1) & (NAMES.length - 1)) {
-            byte[] n = NAME_BYTES[k];
-            if (java.util.Arrays.equals(b, from, to, n, 0, n.length)) {
+        int n = to - from;
+        long first = word(b, from, Math.min(n, 8));
+        long last = n > 8 ? word(b, to - 8, 8) : 0;
+        for (int k = hash(first, last, n); NAMES[k] != null; k = (k + 1) & (NAMES.length - 1)) {
+            if (NAME_LENGTH[k] == n && NAME_FIRST[k] == first && NAME_LAST[k] == last
+                    && (n <= 16 || java.util.Arrays.equals(b, from, to, NAME_BYTES[k], 0, n))) {
                 return k;
             }
         }
         return -1;
+    }
+
+    /**
+     * The {@code n <= 8} bytes from {@code from} as a word, the first one lowest and the rest zero: one read when
+     * eight bytes are there to read (the array goes on past a line's end), else byte by byte.
+     */
+    private static long word(byte[] bytes, int from, int n) {
+        if (from + 8 <= bytes.length) {
+            long w = (long) LONGS.get(bytes, from);
+            return n == 8 ? w : w & ((1L << (n << 3)) - 1);
+        }
+        long w = 0;
+        for (int k = 0; k < n; k++) {
+            w |= (bytes[from + k] & 0xFFL) << (k << 3);
+        }
+        return w;
+    }
+
+    /** A name's slot in {@link #NAMES}, from its length and its first and last words. */
+    private static int hash(long first, long last, int n) {
+        long h = (first * 0x9E3779B97F4A7C15L + last) * 0xC2B2AE3D27D4EB4FL + n;
+        return (int) (h >>> 40) & (NAMES.length - 1);
+    }
+
+    /**
+     * The bytes of a word that end a plain string, as the high bit of each such byte: a quote, a backslash, a
+     * control character, DEL or a byte past ASCII. Each test flags its bytes exactly up to its first one, and may
+     * flag bytes after it (a borrow or carry runs on from it), so the lowest bit set is the first such byte.
+     */
+    static long stops(long w) {
+        long quote = w ^ 0x2222222222222222L;
+        long backslash = w ^ 0x5C5C5C5C5C5C5C5CL;
+        return ((quote - ONES) & ~quote | (backslash - ONES) & ~backslash
+                | (w - 0x2020202020202020L) & ~w | w | w + ONES) & HIGHS;
     }
 
     private void literal(String word) throws GiveUp {

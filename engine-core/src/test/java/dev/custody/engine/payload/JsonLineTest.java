@@ -295,4 +295,58 @@ class JsonLineTest {
         List<String> keys = new ArrayList<>(read("{\"b\": 1, \"a\": 2, \"c\": 3}").keySet());
         assertEquals(List.of("b", "a", "c"), keys);
     }
+    @Test
+    void aStringEndsAtItsFirstQuoteOrGivesUpAtItsFirstOtherStopWherever() {
+        // eight bytes at a time: a stop byte at every offset of a word, after every kind of byte, at every length
+        byte[] stops = {'"', '\\', 0x00, 0x1f, 0x7f, (byte) 0x80, (byte) 0xc3, (byte) 0xff};
+        byte[] fillers = {'a', ' ', '!', '#', '[', ']', '~', 0x20};
+        for (int length = 0; length < 20; length++) {
+            for (byte filler : fillers) {
+                for (byte stop : stops) {
+                    byte[] value = new byte[length + 1];
+                    java.util.Arrays.fill(value, filler);
+                    value[length] = stop;
+                    byte[] text = concat("{\"k\": \"".getBytes(StandardCharsets.US_ASCII), value,
+                            (stop == '"' ? "}" : "\"}").getBytes(StandardCharsets.US_ASCII));
+                    Map<String, Object> m = JsonLine.read(text, 0, text.length);
+                    String shown = length + " × " + filler + " then " + stop;
+                    if (stop == '"') {
+                        assertEquals(Map.of("k", new String(value, 0, length, StandardCharsets.US_ASCII)), m, shown);
+                    } else {
+                        assertNull(m, shown);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void keysThatAreAlmostTheSchemasNamesAreOtherKeys() {
+        // a known name is matched by its length and first and last eight bytes, and in full past sixteen
+        for (String name : List.of("id", "at", "role", "outflow_1h", "value_usd", "withdrawal_count_1h",
+                "network_outflow_1h", "network_outflow_24h", "network_withdrawal_count_1h")) {
+            assertSame(name, read("{\"" + name + "\": 1}").keySet().iterator().next(), name);
+            List<String> near = new ArrayList<>(List.of(name + "x", "x" + name, name.substring(1),
+                    name.substring(0, name.length() - 1)));
+            for (int k = 0; k < name.length(); k++) {
+                near.add(name.substring(0, k) + (char) (name.charAt(k) ^ 1) + name.substring(k + 1));
+            }
+            for (String other : near) {
+                String key = read("{\"" + other + "\": 1}").keySet().iterator().next();
+                assertEquals(other, key, name);
+            }
+        }
+        // at the very end of the array, where a word cannot be read in one go
+        byte[] tail = "{\"id\": 1, \"at\"".getBytes(StandardCharsets.US_ASCII);
+        byte[] text = concat(tail, ": 2}".getBytes(StandardCharsets.US_ASCII));
+        assertEquals(List.of("id", "at"), new ArrayList<>(JsonLine.read(text, 0, text.length).keySet()));
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
+    }
 }
