@@ -87,7 +87,7 @@ final class ReplayPipeline implements AutoCloseable {
      */
     record Rendered(List<ActionStream.Line> lines, List<Decision> decisions, String text, byte[] bytes, int size) {}
 
-    /** A byte buffer whose array is handed on without a copy; used by one thread at a time. */
+    /** A byte buffer whose array can be read without a copy; used by one thread at a time. */
     static final class Bytes extends java.io.ByteArrayOutputStream {
         Bytes(int size) {
             super(size);
