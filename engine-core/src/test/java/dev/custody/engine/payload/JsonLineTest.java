@@ -321,6 +321,28 @@ class JsonLineTest {
     }
 
     @Test
+    void theWordWideTestFlagsFirstTheFirstByteThatEndsAPlainString() {
+        // against a byte-by-byte reference, on words of bytes drawn mostly from around the stop bytes
+        byte[] pool = {'"', '\\', 0x00, 0x01, 0x1f, 0x20, 0x21, 0x22, 0x23, 0x5b, 0x5c, 0x5d, 0x7e, 0x7f,
+            (byte) 0x80, (byte) 0x81, (byte) 0xa0, (byte) 0xdc, (byte) 0xfe, (byte) 0xff, 'a', '0'};
+        Random random = new Random(11);
+        for (int n = 0; n < 300_000; n++) {
+            long w = 0;
+            int first = 8;
+            for (int k = 0; k < 8; k++) {
+                byte b = random.nextInt(4) == 0 ? (byte) random.nextInt(256) : pool[random.nextInt(pool.length)];
+                w |= (b & 0xFFL) << (8 * k);
+                int u = b & 0xFF;
+                if (first == 8 && (u == '"' || u == '\\' || u < 0x20 || u >= 0x7f)) {
+                    first = k;
+                }
+            }
+            long stops = JsonLine.stops(w);
+            assertEquals(first, stops == 0 ? 8 : Long.numberOfTrailingZeros(stops) >>> 3, Long.toHexString(w));
+        }
+    }
+
+    @Test
     void keysThatAreAlmostTheSchemasNamesAreOtherKeys() {
         // a known name is matched by its length and first and last eight bytes, and in full past sixteen
         for (String name : List.of("id", "at", "role", "outflow_1h", "value_usd", "withdrawal_count_1h",
