@@ -158,6 +158,10 @@ public final class ActionReader {
             if (plain != null) {
                 return plain;
             }
+            SettlementRead settled = JsonLine.settlement(bytes, offset, length);
+            if (settled != null) {
+                return settled;
+            }
             Map<String, Object> top = JsonLine.read(bytes, offset, length);
             if (top != null) {
                 Result r = top.containsKey("event") ? settlement(top, Map.of()) : fromMap(top, Map.of(), true);

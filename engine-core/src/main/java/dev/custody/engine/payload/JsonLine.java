@@ -5,8 +5,11 @@ import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
 import dev.custody.engine.schema.Uuids;
+import dev.custody.engine.velocity.Settlement;
+import dev.custody.engine.velocity.SettlementStatus;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.math.BigDecimal;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -81,6 +84,10 @@ final class JsonLine {
     private static final int WALLET_ID;
     private static final int WORKSPACE_ID;
     private static final int AT;
+    private static final int EVENT;
+    private static final int NETWORK_CODE;
+    private static final int VALUE_USD;
+    private static final int STATUS;
     /** The one {@code Double} for {@code +0.0}, which streams write for every empty velocity window. */
     private static final Double ZERO = 0.0;
 
@@ -126,6 +133,10 @@ final class JsonLine {
         WALLET_ID = index("wallet_id");
         WORKSPACE_ID = index("workspace_id");
         AT = index("at");
+        EVENT = index("event");
+        NETWORK_CODE = index("network_code");
+        VALUE_USD = index("value_usd");
+        STATUS = index("status");
     }
 
     /** The index of a known name in {@link #NAMES}. */
@@ -200,6 +211,102 @@ final class JsonLine {
      * text's order) and the payload its check remembers (sections, slots and section mask); {@code PlainActionTest}
      * compares them.
      */
+    /**
+     * A settlement record read in one pass, or null where the text is anything but the plain case: then
+     * {@link ActionReader}'s general path reads it, with its messages. The plain case has only the properties of a
+     * settlement record, each once: {@code event} (the one event there is), {@code wallet_id},
+     * {@code workspace_id}, {@code network_code} (not empty), {@code status} (one of the statuses) and {@code at}
+     * (an instant) as strings, {@code value_usd} a number that is not negative, and {@code id} a string if there.
+     * The result equals what the general path gives for the same text ({@code PlainSettlementTest} compares them).
+     */
+    static ActionReader.SettlementRead settlement(byte[] bytes, int offset, int length) {
+        JsonLine r = new JsonLine(bytes, offset, length);
+        try {
+            return r.settlement();
+        } catch (GiveUp | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private ActionReader.SettlementRead settlement() throws GiveUp {
+        space();
+        if (at() != '{') {
+            throw GiveUp.INSTANCE;
+        }
+        i++;
+        String event = null;
+        String id = null;
+        String wallet = null;
+        String workspace = null;
+        String network = null;
+        String status = null;
+        String atText = null;
+        Object value = null;
+        space();
+        while (true) {
+            if (at() != '"') {
+                throw GiveUp.INSTANCE;
+            }
+            i++;
+            int key = nameIndex();
+            space();
+            if (at() != ':') {
+                throw GiveUp.INSTANCE;
+            }
+            i++;
+            space();
+            if (key == EVENT) {
+                event = text(event);
+            } else if (key == ID) {
+                id = text(id);
+            } else if (key == WALLET_ID) {
+                wallet = text(wallet);
+            } else if (key == WORKSPACE_ID) {
+                workspace = text(workspace);
+            } else if (key == NETWORK_CODE) {
+                network = text(network);
+            } else if (key == STATUS) {
+                status = text(status);
+            } else if (key == AT) {
+                atText = text(atText);
+            } else if (key == VALUE_USD && value == null && (at() == '-' || (at() >= '0' && at() <= '9'))) {
+                value = number();
+            } else {
+                throw GiveUp.INSTANCE; // another property, a second value_usd, or one that is not a number
+            }
+            if (!next('}')) {
+                break;
+            }
+        }
+        space();
+        if (i != end) {
+            throw GiveUp.INSTANCE;
+        }
+        return settlement(event, id, wallet, workspace, network, status, atText, value);
+    }
+
+    /** The settlement from what {@link #settlement()} read, or a give-up where the general path would refuse it. */
+    private static ActionReader.SettlementRead settlement(String event, String id, String wallet, String workspace,
+            String network, String status, String atText, Object value) throws GiveUp {
+        if (!Settlement.EVENT.equals(event) || wallet == null || wallet.isEmpty() || workspace == null
+                || workspace.isEmpty() || network == null || network.isEmpty() || status == null || atText == null
+                || value == null) {
+            throw GiveUp.INSTANCE;
+        }
+        SettlementStatus settled = SettlementStatus.fromWireName(status).orElse(null);
+        Instant at = ActionReader.instant(atText);
+        if (settled == null || at == null) {
+            throw GiveUp.INSTANCE;
+        }
+        BigDecimal usd;
+        try {
+            usd = ActionReader.usd(value);
+        } catch (IllegalArgumentException e) {
+            throw GiveUp.INSTANCE; // negative: the general path says so
+        }
+        return new ActionReader.SettlementRead(new Settlement(id, workspace, wallet, network, usd, settled, at));
+    }
+
     static ActionReader.Read action(byte[] bytes, int offset, int length) {
         JsonLine r = new JsonLine(bytes, offset, length);
         try {
