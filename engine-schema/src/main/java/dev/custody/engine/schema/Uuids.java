@@ -10,15 +10,29 @@ public final class Uuids {
 
     /** Whether {@code s} is a UUID in its canonical textual form (either case); false for null. */
     public static boolean isUuid(String s) {
-        if (s == null || s.length() != 36) {
-            return false;
+        return s != null && s.length() == 36 && s.charAt(8) == '-' && s.charAt(13) == '-' && s.charAt(18) == '-'
+                && s.charAt(23) == '-' && hex(s, 0, 8) && hex(s, 9, 13) && hex(s, 14, 18) && hex(s, 19, 23)
+                && hex(s, 24, 36);
+    }
+
+    /** Whether an ASCII character is a hexadecimal digit, either case. */
+    private static final boolean[] HEX = new boolean[128];
+
+    static {
+        for (char c = '0'; c <= '9'; c++) {
+            HEX[c] = true;
         }
-        for (int i = 0; i < 36; i++) {
+        for (char c = 'a'; c <= 'f'; c++) {
+            HEX[c] = true;
+            HEX[Character.toUpperCase(c)] = true;
+        }
+    }
+
+    /** Whether every character of {@code s} in {@code [from, to)} is a hexadecimal digit: one lookup each. */
+    private static boolean hex(String s, int from, int to) {
+        for (int i = from; i < to; i++) {
             char c = s.charAt(i);
-            boolean ok = i == 8 || i == 13 || i == 18 || i == 23
-                    ? c == '-'
-                    : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-            if (!ok) {
+            if (c >= 128 || !HEX[c]) {
                 return false;
             }
         }

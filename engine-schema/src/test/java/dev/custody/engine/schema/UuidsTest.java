@@ -2,6 +2,7 @@ package dev.custody.engine.schema;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -20,5 +21,19 @@ class UuidsTest {
     })
     void aUuidIsThirtySixHexDigitsAndHyphensInTheirPlaces(String text, boolean uuid) {
         assertEquals(uuid, Uuids.isUuid(text == null ? null : text.strip()));
+    }
+
+    @Test
+    void everyCharacterInEveryPlaceIsCheckedAsTheFormSays() {
+        String uuid = "00cd4ae6-310e-4566-99ae-1270f1ed5570";
+        for (int place = 0; place < 36; place++) {
+            boolean hyphen = place == 8 || place == 13 || place == 18 || place == 23;
+            for (char c = 0; c < 0x180; c++) {
+                String text = uuid.substring(0, place) + c + uuid.substring(place + 1);
+                boolean expected = hyphen ? c == '-'
+                        : (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+                assertEquals(expected, Uuids.isUuid(text), place + ": U+" + Integer.toHexString(c));
+            }
+        }
     }
 }
