@@ -200,18 +200,6 @@ final class JsonLine {
     }
 
     /**
-     * An action read and checked in one pass, straight into the slots of its payload, or null where the text is
-     * anything but the plain case: then {@link ActionReader}'s general path reads it, with its messages.
-     *
-     * <p>The plain case is an action with every property a string ({@code id}, {@code action}, {@code wallet_id},
-     * {@code workspace_id}, {@code at}, none null), the sections of its trigger as objects, no {@code context},
-     * {@code raw_transaction}, {@code method_name} or {@code network_code}, and every field one of its section, not
-     * null, with a value {@link PayloadValidator} accepts; a wallet id that is a UUID and an instant with a UTC date.
-     * The result equals what the general path gives for the same text, the action (its sections as maps in the
-     * text's order) and the payload its check remembers (sections, slots and section mask); {@code PlainActionTest}
-     * compares them.
-     */
-    /**
      * A settlement record read in one pass, or null where the text is anything but the plain case: then
      * {@link ActionReader}'s general path reads it, with its messages. The plain case has only the properties of a
      * settlement record, each once: {@code event} (the one event there is), {@code wallet_id},
@@ -244,17 +232,7 @@ final class JsonLine {
         Object value = null;
         space();
         while (true) {
-            if (at() != '"') {
-                throw GiveUp.INSTANCE;
-            }
-            i++;
-            int key = nameIndex();
-            space();
-            if (at() != ':') {
-                throw GiveUp.INSTANCE;
-            }
-            i++;
-            space();
+            int key = key();
             if (key == EVENT) {
                 event = text(event);
             } else if (key == ID) {
@@ -307,6 +285,18 @@ final class JsonLine {
         return new ActionReader.SettlementRead(new Settlement(id, workspace, wallet, network, usd, settled, at));
     }
 
+    /**
+     * An action read and checked in one pass, straight into the slots of its payload, or null where the text is
+     * anything but the plain case: then {@link ActionReader}'s general path reads it, with its messages.
+     *
+     * <p>The plain case is an action with every property a string ({@code id}, {@code action}, {@code wallet_id},
+     * {@code workspace_id}, {@code at}, none null), the sections of its trigger as objects, no {@code context},
+     * {@code raw_transaction}, {@code method_name} or {@code network_code}, and every field one of its section, not
+     * null, with a value {@link PayloadValidator} accepts; a wallet id that is a UUID and an instant with a UTC date.
+     * The result equals what the general path gives for the same text, the action (its sections as maps in the
+     * text's order) and the payload its check remembers (sections, slots and section mask); {@code PlainActionTest}
+     * compares them.
+     */
     static ActionReader.Read action(byte[] bytes, int offset, int length) {
         JsonLine r = new JsonLine(bytes, offset, length);
         try {
@@ -341,17 +331,10 @@ final class JsonLine {
             throw GiveUp.INSTANCE; // no action: the general path says so
         }
         while (true) {
-            if (at() != '"') {
+            int key = key();
+            if (key < 0) {
                 throw GiveUp.INSTANCE;
             }
-            i++;
-            int key = nameIndex();
-            space();
-            if (at() != ':' || key < 0) {
-                throw GiveUp.INSTANCE;
-            }
-            i++;
-            space();
             if (key == ID) {
                 id = text(id);
             } else if (key == ACTION) {
@@ -477,18 +460,11 @@ final class JsonLine {
             return;
         }
         while (true) {
-            if (at() != '"') {
-                throw GiveUp.INSTANCE;
-            }
-            i++;
-            int key = nameIndex();
+            int key = key();
             Field field = key < 0 ? null : named[key];
-            space();
-            if (field == null || at() != ':' || slots[field.slot] != null) {
+            if (field == null || slots[field.slot] != null) {
                 throw GiveUp.INSTANCE; // an unknown field, or a second one of the same name
             }
-            i++;
-            space();
             Object raw = value(2);
             Object value = raw == null ? PayloadValidator.INVALID : PayloadValidator.convertOrInvalid(field.spec, raw);
             if (value == PayloadValidator.INVALID) {
@@ -675,6 +651,25 @@ final class JsonLine {
         int from = i;
         int k = nameIndex();
         return k >= 0 ? NAMES[k] : new String(b, from, i - 1 - from, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * A member's name, its colon and the whitespace around them, read: the name's index in {@link #NAMES}, or -1
+     * when it is none of them.
+     */
+    private int key() throws GiveUp {
+        if (at() != '"') {
+            throw GiveUp.INSTANCE;
+        }
+        i++;
+        int key = nameIndex();
+        space();
+        if (at() != ':') {
+            throw GiveUp.INSTANCE;
+        }
+        i++;
+        space();
+        return key;
     }
 
     /**
