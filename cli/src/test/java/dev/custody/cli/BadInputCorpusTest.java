@@ -280,6 +280,9 @@ class BadInputCorpusTest {
             // ---- structure of policy files
             c("policy json nested 10000 deep").file("p.json", "[".repeat(10_000) + "]".repeat(10_000))
                     .args("lint", "{dir}/p.json").expect(1, null, null, "error[parse_error] JSON nests deeper than 64 levels"),
+            c("policy json number of 1201 digits").file("p.json", "{\"name\": \"P\", \"version\": 1." + "0".repeat(1200) + "}")
+                    .args("lint", "{dir}/p.json")
+                    .expect(1, null, null, "error[parse_error] malformed JSON: a number longer than 1000 digits"),
             c("policy yaml nested 10000 deep").file("p.yaml", "a: " + "[".repeat(10_000) + "]".repeat(10_000) + "\n")
                     .args("lint", "{dir}/p.yaml").expect(1, null, null, "error[parse_error] malformed YAML: Nesting Depth exceeded max 64"),
             c("policy version 1e400").file("p.yaml", LIMITS + "version: 1e400\n")
@@ -385,6 +388,14 @@ class BadInputCorpusTest {
                     .file("a.jsonl", lines("{\"a\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}", A2))
                     .args(replayArgs("{dir}/a.jsonl"))
                     .expect(1, null, 2, "malformed action line: malformed JSON: nested deeper than 64 levels"),
+            c("stream value_usd of 1205 digits").file("p.yaml", LIMITS)
+                    .file("a.jsonl", lines(withdrawalWith("h", "\"value_usd\": 1408." + "0".repeat(1200)), A2))
+                    .args(replayArgs("{dir}/a.jsonl"))
+                    .expect(1, null, 2, "malformed action line: malformed JSON: a number longer than 1000 digits"),
+            c("stream member name of 60000 characters").file("p.yaml", LIMITS)
+                    .file("a.jsonl", lines(withdrawalWith("h", "\"" + "k".repeat(60_000) + "\": 1"), A2))
+                    .args(replayArgs("{dir}/a.jsonl"))
+                    .expect(1, null, 2, "malformed action line: malformed JSON: a member name longer than 50000 characters"),
             c("stream value_usd 1e400").file("p.yaml", LIMITS).file("a.jsonl", lines(withdrawalWith("h", "\"value_usd\": 1e400"), A2))
                     .args(replayArgs("{dir}/a.jsonl"))
                     .expect(0, null, 2, "malformed action: field `withdrawal.value_usd` must be a finite number"),
@@ -509,6 +520,10 @@ class BadInputCorpusTest {
                     .expect(1, "error: payload is not valid JSON: duplicate field `withdrawal` (line 1, column 32)"),
             c("eval --payload nested 10000 deep").file("pay.json", "{\"a\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}")
                     .args(evalArgs("{dir}/pay.json")).expect(1, "error: payload is not valid JSON: nested deeper than 64 levels"),
+            c("eval --payload number of 1205 digits").file("pay.json", "{\"withdrawal\": {\"value_usd\": 1408."
+                            + "0".repeat(1200) + "}}")
+                    .args(evalArgs("{dir}/pay.json"))
+                    .expect(1, "error: payload is not valid JSON: a number longer than 1000 digits"),
             c("eval --payload 1e400").file("pay.json", "{\"withdrawal\": {\"value_usd\": 1e400}}")
                     .args(evalArgs("{dir}/pay.json"))
                     .expect(1, "error: malformed payload: field `withdrawal.value_usd` must be a finite number"),

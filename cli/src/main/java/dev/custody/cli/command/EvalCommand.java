@@ -24,6 +24,7 @@ import dev.custody.engine.compile.ThreadClock;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticFormatter;
+import dev.custody.engine.diagnostic.JsonLimits;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.ActionReader;
 import dev.custody.engine.payload.Payload;
@@ -205,8 +206,7 @@ public final class EvalCommand implements Callable<Integer> {
                 }
             } catch (StreamConstraintsException e) {
                 // Jackson's message names its own configuration API; say what is wrong with the text
-                throw CliException.input("payload is not valid JSON: nested deeper than " + ActionReader.MAX_DEPTH
-                        + " levels");
+                throw CliException.input("payload is not valid JSON: " + JsonLimits.describe(e));
             } catch (JsonProcessingException e) {
                 String m = e.getOriginalMessage().lines().findFirst().orElse("unreadable")
                         .replaceAll("'([^']*)'", "`$1`").replace('"', '`');

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.custody.engine.diagnostic.JsonLimits;
 import dev.custody.engine.diagnostic.Suggestions;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
@@ -535,9 +536,9 @@ public final class ActionReader {
 
     /** Jackson's message as one plain lowercase line, with the column. */
     private static String jsonMessage(JsonProcessingException e) {
-        if (e instanceof StreamConstraintsException) {
+        if (e instanceof StreamConstraintsException c) {
             // Jackson names its own configuration API here; say what is wrong with the text instead
-            return "malformed JSON: nested deeper than " + MAX_DEPTH + " levels";
+            return "malformed JSON: " + JsonLimits.describe(c);
         }
         String m = e.getOriginalMessage() == null ? "unreadable" : e.getOriginalMessage();
         // Jackson's "(start marker at [Source: …])" tail is parser internals, not for users

@@ -26,7 +26,8 @@ import java.util.Map;
  *
  * <p>It reads a strict subset of JSON and gives up, returning null, on everything outside it, even where the text
  * is valid JSON: a string with an escape or a control character, a byte past ASCII, an integer of more than 18
- * digits, a number that reads as an infinity, a duplicate key, nesting deeper than {@value #MAX_DEPTH}, whitespace
+ * digits or of more than {@value #MAX_NUMBER} characters, a number that reads as an infinity, a string or name of
+ * more than {@value #MAX_STRING} bytes, a duplicate key, nesting deeper than {@value #MAX_DEPTH}, whitespace
  * other than space, tab, CR and LF, anything after the object. A text it gives up on is read by Jackson, which
  * reads it or says where it breaks. So this reader never refuses a text and never writes a message: it only ever
  * gives, for a text Jackson reads, the same values faster. It reads ASCII only (a byte past it, in a string or
@@ -53,6 +54,19 @@ final class JsonLine {
 
     /** Integers of up to this many digits fit a long. */
     private static final int LONG_DIGITS = 18;
+
+    /**
+     * The longest number read here, in characters, sign, point and exponent included. Jackson refuses a number of
+     * more than 1,000 digits (its {@code StreamReadConstraints} default), so a longer one must reach it: giving up
+     * far below that limit keeps the two paths from ever disagreeing on where it lies.
+     */
+    static final int MAX_NUMBER = 64;
+
+    /**
+     * The longest string read here, names included, in bytes. Jackson refuses a name of more than 50,000 characters
+     * and a string of more than 20,000,000; longer strings are left to it, well below either limit.
+     */
+    static final int MAX_STRING = 16_384;
 
     private static final double[] POWERS_OF_TEN = new double[23];
 
@@ -624,7 +638,7 @@ final class JsonLine {
             long stops = stops((long) LONGS.get(b, j));
             if (stops != 0) {
                 j += Long.numberOfTrailingZeros(stops) >>> 3;
-                if (b[j] != '"') {
+                if (b[j] != '"' || j - i > MAX_STRING) {
                     throw GiveUp.INSTANCE;
                 }
                 i = j + 1;
@@ -634,6 +648,9 @@ final class JsonLine {
         while (j < end) {
             byte c = b[j];
             if (c == '"') {
+                if (j - i > MAX_STRING) {
+                    throw GiveUp.INSTANCE;
+                }
                 i = j + 1;
                 return j;
             }
@@ -803,6 +820,9 @@ final class JsonLine {
             if (i == expStart) {
                 throw GiveUp.INSTANCE;
             }
+        }
+        if (i - start > MAX_NUMBER) {
+            throw GiveUp.INSTANCE; // Jackson's to read, or to refuse past its length limit
         }
         delimited();
         double d;

@@ -73,6 +73,37 @@ class ActionReaderTest {
         assertEquals("malformed JSON: nested deeper than 64 levels", m.message());
     }
 
+    /**
+     * Over Jackson's length limits, a line is malformed on both paths, the bytes' (which tries the one-pass reader
+     * first) and the text's, and the message says which limit in the text's terms.
+     */
+    @Test
+    void numbersAndNamesOverJacksonsLimitsAreRefusedOnEveryPath() {
+        String action = "{\"action\": \"withdrawal.create\", " + W + ", \"withdrawal\": {\"value_usd\": 1408.41}}";
+        String settled = "{\"event\": \"withdrawal.settled\", \"wallet_id\": \"w\", \"workspace_id\": \"s\", "
+                + "\"network_code\": \"n\", \"value_usd\": 1408.41, \"status\": \"success\", \"at\": \"2026-11-03T14:00:00Z\"}";
+        String number = "malformed JSON: a number longer than 1000 digits";
+        String name = "malformed JSON: a member name longer than 50000 characters";
+        for (String[] c : new String[][] {
+                {action.replace("1408.41", "1408." + "0".repeat(1200)), number},
+                {action.replace("1408.41", "1.40841e" + "0".repeat(1200) + "3"), number},
+                {settled.replace("1408.41", "1408." + "0".repeat(1200)), number},
+                {settled.replace("1408.41", "1.40841e" + "0".repeat(1200) + "3"), number},
+                {action.replace("{\"value_usd\"", "{\"" + "k".repeat(60_000) + "\": 1, \"value_usd\""), name},
+        }) {
+            byte[] bytes = c[0].getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            for (ActionReader.Result r : List.of(ActionReader.read(c[0]), ActionReader.read(bytes, 0, bytes.length))) {
+                ActionReader.Malformed m = assertInstanceOf(ActionReader.Malformed.class, r, c[1]);
+                assertEquals(c[1], m.message());
+            }
+        }
+        // just under them: read, and the same on both paths
+        String under = action.replace("1408.41", "1408." + "0".repeat(995));
+        byte[] bytes = under.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        assertInstanceOf(ActionReader.Read.class, ActionReader.read(under));
+        assertEquals(ActionReader.read(under), ActionReader.read(bytes, 0, bytes.length));
+    }
+
     @Test
     void aSettlementRecordIsTypedWhenRead() {
         ActionReader.SettlementRead s = assertInstanceOf(ActionReader.SettlementRead.class, ActionReader.read(

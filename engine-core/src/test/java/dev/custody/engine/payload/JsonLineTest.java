@@ -1,6 +1,7 @@
 package dev.custody.engine.payload;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -283,6 +284,40 @@ class JsonLineTest {
         assertNull(read("[1]"));
         assertNull(read(""));
         assertEquals(Map.of(), read(" \t\r\n{ }\n"));
+    }
+
+    /**
+     * Jackson refuses a number of more than 1,000 digits and a name of more than 50,000 characters; this reader
+     * gives up far below both, so the one-pass path never reads what Jackson refuses (a wrong read here would be
+     * an action decided where the line is malformed).
+     */
+    @Test
+    void longNumbersAndStringsAreLeftToJacksonWellBelowItsLimits() {
+        String longest = "1." + "2".repeat(JsonLine.MAX_NUMBER - 2);
+        assertEquals(JsonLine.MAX_NUMBER, longest.length());
+        assertEquals(Double.parseDouble(longest), read("{\"a\": " + longest + "}").get("a"));
+        assertNull(read("{\"a\": " + longest + "2}"));
+        assertNull(read("{\"a\": -" + longest + "}"));
+        assertNull(read("{\"a\": 1e" + "0".repeat(JsonLine.MAX_NUMBER) + "3}"));
+        assertTrue(agrees("{\"a\": " + longest + "}"));
+        assertFalse(agrees("{\"a\": " + longest + "2}"));
+        // over Jackson's own limit: refused on both paths, with the same message
+        for (String number : List.of("1408." + "0".repeat(1200), "1.40841e" + "0".repeat(1200) + "3")) {
+            String text = "{\"a\": " + number + "}";
+            assertNull(read(text));
+            assertNull(ActionReader.jacksonObject(text));
+            assertFalse(agrees(text));
+        }
+        String longestString = "x".repeat(JsonLine.MAX_STRING);
+        assertEquals(longestString, read("{\"a\": \"" + longestString + "\"}").get("a"));
+        assertEquals(1L, read("{\"" + longestString + "\": 1}").get(longestString));
+        assertNull(read("{\"a\": \"" + longestString + "x\"}"));
+        assertNull(read("{\"" + longestString + "x\": 1}"));
+        assertFalse(agrees("{\"a\": \"" + longestString + "x\"}"));
+        String overJacksons = "{\"" + "k".repeat(60_000) + "\": 1}";
+        assertNull(read(overJacksons));
+        assertNull(ActionReader.jacksonObject(overJacksons));
+        assertFalse(agrees(overJacksons));
     }
 
     @Test

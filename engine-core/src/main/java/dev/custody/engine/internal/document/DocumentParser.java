@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import dev.custody.engine.diagnostic.JsonLimits;
 import java.io.IOException;
 import java.io.StringReader;
 import java.math.BigDecimal;
@@ -83,7 +84,9 @@ public final class DocumentParser {
             throw new DocumentException("malformed JSON: " + jsonMessage(e), l == null ? 0 : l.getLineNr(),
                     l == null ? 0 : l.getColumnNr());
         } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
-            throw new DocumentException("JSON nests deeper than " + MAX_DEPTH + " levels", 0, 0);
+            String what = JsonLimits.describe(e);
+            throw new DocumentException(what.startsWith("nested ") ? "JSON nests deeper than " + MAX_DEPTH + " levels"
+                    : "malformed JSON: " + what, 0, 0);
         } catch (IOException e) {
             throw new DocumentException("malformed JSON: " + e.getClass().getSimpleName(), 0, 0);
         }
