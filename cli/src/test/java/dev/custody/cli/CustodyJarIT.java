@@ -152,4 +152,31 @@ class CustodyJarIT {
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "custody did not finish");
         assertEquals(new Run(ExitCode.OK, "valid\n", ""), new Run(p.exitValue(), out, err));
     }
+
+    /**
+     * The launcher picks the serial collector, unless the JVM options name a collector: two would stop the JVM
+     * ("Multiple garbage collectors selected").
+     */
+    @Test
+    void theLauncherPicksTheSerialCollectorUnlessTheOptionsNameOne() throws Exception {
+        Path launcher = JAR.resolveSibling("custody");
+        for (String[] c : new String[][] {{"", "Using Serial"}, {"-XX:+UseG1GC", "Using G1"},
+                {"-XX:+UseParallelGC", "Using Parallel"}}) {
+            Path log = Files.createTempFile("custody-gc", ".log");
+            ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "validate", "--action", "withdrawal.create",
+                    "--effect", "DENY", "withdrawal.value_usd > 10000");
+            pb.environment().put("CUSTODY_JAVA_OPTS", c[0] + " -Xlog:gc:file=" + log);
+            pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+            pb.environment().remove("JDK_JAVA_OPTIONS");
+            pb.environment().remove("JAVA_TOOL_OPTIONS");
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "custody did not finish");
+            assertEquals(new Run(ExitCode.OK, "valid\n", ""), new Run(p.exitValue(), out, err), c[0]);
+            String gc = Files.readString(log);
+            Files.delete(log);
+            assertTrue(gc.contains(c[1]), c[0] + ": " + gc);
+        }
+    }
 }
