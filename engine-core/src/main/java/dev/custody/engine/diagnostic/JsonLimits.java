@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  */
 public final class JsonLimits {
     /** Jackson's wording: "{what} ({found}) exceeds the maximum allowed ({limit}, from `...`)". */
-    private static final Pattern EXCEEDS = Pattern.compile("(.*?) \\((\\d+)\\) exceeds the maximum allowed \\((\\d+)\\b.*",
+    private static final Pattern EXCEEDS = Pattern.compile("(.*?) \\(\\d+\\) exceeds the maximum allowed \\((\\d+)\\b.*",
             Pattern.DOTALL);
 
     private JsonLimits() {}
@@ -28,7 +28,7 @@ public final class JsonLimits {
         Matcher x = EXCEEDS.matcher(m);
         if (x.matches()) {
             String what = x.group(1).toLowerCase(Locale.ROOT);
-            String limit = x.group(3);
+            String limit = x.group(2);
             if (what.contains("nesting depth")) {
                 return "nested deeper than " + limit + " levels";
             } else if (what.startsWith("number")) {
