@@ -12,9 +12,9 @@ import java.util.Optional;
  *
  * <h2>Why one place</h2>
  * A condition is given a meaning by cel-java (the reference: whatever it decides is the decision), and again by
- * each part that reads conditions itself: the compiled path ({@link ClosureCompiler}), the branch probe behind
- * coverage ({@link BranchProbe}, {@link ConditionBranches}), the static cost estimate ({@link CostRoles},
- * {@link CostEstimator}), the static checks and messages ({@link ConditionAnalyzer}, {@link IssueTranslator}) and
+ * each part that reads conditions itself: the compiled path ({@code ClosureCompiler}), the branch probe behind
+ * coverage ({@code BranchProbe}, {@link ConditionBranches}), the static cost estimate ({@code CostRoles},
+ * {@code CostEstimator}), the static checks and messages ({@code ConditionAnalyzer}, {@code IssueTranslator}) and
  * the Z3 encoding of the analysis module. When each of them spelled the operator names as string literals and
  * kept its own copy of "a double against an int", the copies drifted apart one edge at a time (a double above
  * 2^53, {@code -0.0} against int {@code 0}), and an analysis claim was refuted by a replay. This class is the
@@ -40,7 +40,7 @@ import java.util.Optional;
  *       evaluated first and a deciding left side skips the right. {@code c ? x : y} is the condition's error when
  *       the condition fails, else the chosen branch (the other one is not evaluated); {@code !} passes an error
  *       through. The helpers work on a three-valued operand each part already has: a {@link Boolean}, or any
- *       other object standing for the error (the compiled path's {@link EvalError}, the probe's marker).</li>
+ *       other object standing for the error (the compiled path's {@code EvalError}, the probe's marker).</li>
  * </ul>
  * Payloads never hold {@code -0.0} ({@link dev.custody.engine.payload.PayloadValidator} reads it as {@code 0.0}),
  * so the departure from the specification on signed zero reaches a decision only through a {@code -0.0} literal
@@ -125,7 +125,7 @@ public final class CelSemantics {
     public static final String STRING = StandardFunction.STRING.functionName();
 
     /**
-     * The functions the engine's parts know, by meaning; {@link #OTHER} for any other name. Parts classify a call
+     * The functions the engine's parts know, by meaning; {@link Call#OTHER} for any other name. Parts classify a call
      * once with {@link #call(String)} and switch on the constant.
      */
     public enum Call {
