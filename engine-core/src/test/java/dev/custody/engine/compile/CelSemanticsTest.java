@@ -15,10 +15,13 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -350,6 +353,42 @@ class CelSemanticsTest {
         assertTrue(CelSemantics.Call.NOT.isLogical() && !CelSemantics.Call.CONDITIONAL.isLogical());
         assertEquals(CelSemantics.GE, CelSemantics.ordering(CelSemantics.Call.GREATER_EQUALS));
         assertEquals(-1, CelSemantics.ordering(CelSemantics.Call.EQUALS));
+    }
+
+    @Test
+    void noPartOfEngineCoreSpellsAnOperatorNameOfItsOwn() throws Exception {
+        // every part classifies calls through CelSemantics: a name spelled as a literal is a part with its own table
+        Path main = Path.of("src/main/java/dev/custody/engine");
+        assertTrue(Files.isDirectory(main), main.toAbsolutePath().toString());
+        List<String> operators = new ArrayList<>();
+        for (Operator o : Operator.values()) {
+            if (!o.getFunction().matches("[A-Za-z_]+") || o.getFunction().contains("_")) {
+                operators.add(o.getFunction()); // _&&_, @in, !_, -_, ... (not the macro names, common words)
+            }
+        }
+        List<String> functions = List.of(CelSemantics.STARTS_WITH, CelSemantics.ENDS_WITH, CelSemantics.MATCHES,
+                CelSemantics.CONTAINS, CelSemantics.SIZE, CelSemantics.INT, CelSemantics.DOUBLE, CelSemantics.STRING);
+        List<String> found = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(main)) {
+            for (Path f : (Iterable<Path>) files.filter(x -> x.toString().endsWith(".java"))::iterator) {
+                String text = Files.readString(f);
+                for (String name : operators) {
+                    if (text.contains("\"" + name + "\"")) {
+                        found.add(f + ": " + name);
+                    }
+                }
+                if (f.getParent().endsWith("compile")) {
+                    for (String name : functions) {
+                        if (text.contains("\"" + name + "\"")) {
+                            found.add(f + ": " + name);
+                        }
+                    }
+                }
+            }
+        }
+        assertEquals(List.of(), found);
+        assertTrue(operators.containsAll(List.of("_&&_", "_||_", "!_", "_?_:_", "_<_", "_==_", "-_", "@in", "_[_]")),
+                operators.toString());
     }
 
     @Test
