@@ -15,8 +15,8 @@ import org.eclipse.lsp4j.SymbolKind;
 /**
  * Document symbols of a policy file: each policy (named by its name, else its id; detail: its id) with its
  * rules as children (named by rule id, derived as lint derives it when absent; detail: effect and trigger
- * action). A symbol's range runs from its object's first character to its last value (to the closing brace
- * in JSON); its selection range is its {@code id}/{@code rule_id} value when given. A text that does not
+ * action). A symbol's range runs from its object's first character to its last value's last character (to
+ * the closing brace in JSON); its selection range is its {@code id}/{@code rule_id} value when given. A text that does not
  * parse has no symbols. Stateless and thread-safe.
  */
 final class Symbols {
@@ -83,7 +83,12 @@ final class Symbols {
             }
             return text.length();
         }
-        return Math.max(start, lastEnd(node));
+        // a block scalar's source ends past its last line break: end the symbol on its last character
+        int end = Math.max(start, lastEnd(node));
+        while (end > start && Character.isWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        return end;
     }
 
     private static int lastEnd(SourceNode node) {
