@@ -13,13 +13,19 @@ mkdir -p "$work/ws/policies" "$work/ws/drafts"
 cp -r examples/policies/. "$work/ws/policies/"
 cp examples/broken/limits-draft.yaml "$work/ws/drafts/"
 jar="jar=$root/cli/target/custody.jar"
+# the first python3 that has PyYAML: the one on the PATH, else Debian's (pre-commit pulls in python3-yaml)
+python=
+for candidate in python3 /usr/bin/python3; do
+  if "$candidate" -c 'import yaml' 2>/dev/null; then python=$candidate; break; fi
+done
+[ -n "$python" ] || { echo "action-steps: no python3 with PyYAML (Debian: apt-get install -y python3-yaml)" >&2; exit 3; }
 
 # action EXPECTED-EXIT name=value...: runs the action; its record is in $work/result.json
 action() {
   local expected=$1 status=0
   shift
   rm -f "$work/result.json"
-  python3 .ci/action-steps.py "$root" "$work/ws" "$work/result.json" "$@" > "$work/out" || status=$?
+  "$python" .ci/action-steps.py "$root" "$work/ws" "$work/result.json" "$@" > "$work/out" || status=$?
   cat "$work/out"
   [ -f "$work/result.json" ] || { echo "action-steps: the runner did not finish ($*)" >&2; exit 1; }
   [ "$status" -eq "$expected" ] || { echo "action-steps: exit $status, expected $expected ($*)" >&2; exit 1; }
@@ -40,7 +46,7 @@ cp -r examples/broken "$work/ws/drafts"
 
 echo "== format sarif"
 action 1 "$jar" "paths=policies drafts" format=sarif sarif-file=lint.sarif
-python3 - "$work/ws/lint.sarif" "$work/result.json" <<'PY'
+"$python" - "$work/ws/lint.sarif" "$work/result.json" <<'PY'
 import json, sys
 log = json.load(open(sys.argv[1]))
 result = json.load(open(sys.argv[2]))

@@ -352,6 +352,14 @@ class LanguageServerTest {
         assertEquals(List.of("replace `amout` with `amount`"),
                 codeActions(uri, range(9, 28, 28)).stream().map(CodeAction::getTitle).toList());
         assertEquals(List.of(), codeActions(uri, range(1, 0, 1, 3)));
+
+        String other = uri("trigger.yaml");
+        lsp.open(other, LIMITS.replace("trigger_action: withdrawal.create\n    effect: DENY\n    is_enable",
+                "trigger_action: withdrawl.create\n    effect: DENY\n    is_enable"));
+        CodeAction trigger = codeActions(other, range(6, 20, 20)).get(0);
+        assertEquals("replace `withdrawl.create` with `withdrawal.create`", trigger.getTitle());
+        assertEquals(Map.of(other, List.of(new TextEdit(range(6, 20, 36), "withdrawal.create"))),
+                trigger.getEdit().getChanges());
     }
 
     @Test
