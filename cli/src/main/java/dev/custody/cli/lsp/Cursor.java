@@ -32,7 +32,7 @@ record Cursor(Kind kind, TriggerAction action, int offset) {
     private static final Pattern TRIGGER_ACTION =
             Pattern.compile("[\"']?trigger_action[\"']?\\s*:\\s*[\"']?([A-Za-z0-9_.]+)");
     private static final Pattern VALUE =
-            Pattern.compile("^\\s*(?:-\\s+)?([\"']?)(trigger_action|effect)\\1\\s*:\\s*[\"']?([A-Za-z0-9_.]*)$");
+            Pattern.compile("^(?:.*[{,])?\\s*(?:-\\s+)?([\"']?)(trigger_action|effect)\\1\\s*:\\s*[\"']?([A-Za-z0-9_.]*)$");
     private static final Pattern YAML_KEY = Pattern.compile("^(\\s*)((?:-\\s+)*)([A-Za-z_]*)$");
     private static final Pattern JSON_KEY = Pattern.compile("^(?:.*[{,])?\\s*\"([A-Za-z_]*)$");
     private static final Pattern DASHES = Pattern.compile("^((?:-\\s+)*)");

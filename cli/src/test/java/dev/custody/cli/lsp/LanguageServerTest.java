@@ -267,6 +267,10 @@ class LanguageServerTest {
         assertEquals(List.of("parse_error"), ds.stream().map(LanguageServerTest::code).toList());
         assertEquals(List.of("condition", "created_at", "description", "effect", "is_enabled", "policy_id", "rule_id",
                 "trigger_action", "updated_at"), labels(complete(uri, 7, 10)));
+        // a value after other members of the line: the typed part inside the quotes is replaced
+        List<CompletionItem> effects = complete(uri, 5, 59);
+        assertEquals(List.of("ALLOW", "DENY"), labels(effects));
+        assertEquals(new TextEdit(range(5, 57, 59), "DENY"), item(effects, "DENY").getTextEdit().getLeft());
         assertEquals(List.of("outflow_1h", "outflow_6h", "outflow_24h", "withdrawal_count_1h"),
                 labels(complete(uri, 6, 28)));
 
