@@ -47,7 +47,8 @@ import org.eclipse.lsp4j.services.WorkspaceService;
 /**
  * The policy language server: keeps the open documents, publishes their diagnostics on open and on every
  * change, and answers completion, hover, code actions and document symbols from the latest text. It follows
- * the protocol's lifecycle: after {@code shutdown} it refuses requests, and {@code exit} completes
+ * the protocol's lifecycle: before {@code initialize} it refuses requests ({@code ServerNotInitialized}) and
+ * drops notifications, after {@code shutdown} it refuses requests ({@code InvalidRequest}), and {@code exit} completes
  * {@link #exitCode()} with 0 (after {@code shutdown}) or 1 (without). Analysis never fails a request or stops
  * the server: a text that does not parse has a parse-error diagnostic, and an unexpected error in the analysis
  * is published as an {@code internal_error} diagnostic.
@@ -60,6 +61,7 @@ public final class CustodyLanguageServer implements LanguageServer, LanguageClie
     private final CompletableFuture<Integer> exitCode = new CompletableFuture<>();
     private final Documents documents = new Documents();
     private volatile LanguageClient client;
+    private volatile boolean initialized;
     private volatile boolean shutdown;
 
     /** Completed with the process's exit code when the client sends {@code exit}. */
@@ -87,6 +89,7 @@ public final class CustodyLanguageServer implements LanguageServer, LanguageClie
         c.setHoverProvider(true);
         c.setCodeActionProvider(new CodeActionOptions(List.of(CodeActionKind.QuickFix)));
         c.setDocumentSymbolProvider(true);
+        initialized = true;
         return CompletableFuture.completedFuture(new InitializeResult(c, new ServerInfo("custody", VersionProvider.version())));
     }
 
@@ -147,6 +150,10 @@ public final class CustodyLanguageServer implements LanguageServer, LanguageClie
     }
 
     private PolicyBuffer buffer(String uri) {
+        if (!initialized) {
+            throw new ResponseErrorException(new ResponseError(ResponseErrorCode.ServerNotInitialized,
+                    "the server is not initialized", null));
+        }
         if (shutdown) {
             throw new ResponseErrorException(new ResponseError(ResponseErrorCode.InvalidRequest,
                     "the server is shut down", null));
@@ -158,12 +165,18 @@ public final class CustodyLanguageServer implements LanguageServer, LanguageClie
     private final class Documents implements TextDocumentService {
         @Override
         public void didOpen(DidOpenTextDocumentParams params) {
+            if (!initialized || shutdown) {
+                return; // the protocol drops notifications before initialize and after shutdown
+            }
             open(params.getTextDocument().getUri(), params.getTextDocument().getVersion(),
                     params.getTextDocument().getText());
         }
 
         @Override
         public void didChange(DidChangeTextDocumentParams params) {
+            if (!initialized || shutdown) {
+                return;
+            }
             String uri = params.getTextDocument().getUri();
             PolicyBuffer current = buffers.get(uri);
             String text = current == null ? "" : current.text();

@@ -37,8 +37,12 @@ class LanguageServerLifecycleTest {
     }
 
     @Test
-    void exitWithoutShutdownEndsWithOne() throws Exception {
+    void exitWithoutShutdownEndsWithOneAndRequestsBeforeInitializeAreRefused() throws Exception {
         try (LspProcess lsp = LspProcess.start()) {
+            ExecutionException e = assertThrows(ExecutionException.class, () -> lsp.server.getTextDocumentService()
+                    .hover(new HoverParams(new TextDocumentIdentifier("file:///x.yaml"), new Position(0, 0)))
+                    .get(30, TimeUnit.SECONDS));
+            assertEquals(-32002, ((ResponseErrorException) e.getCause()).getResponseError().getCode());
             lsp.initialize();
             lsp.server.exit();
             assertEquals(1, lsp.waitFor());
