@@ -85,8 +85,28 @@ public final class LintCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Policy files (.json, .yaml, .yml) or directories.")
     List<Path> paths;
 
-    /** One linted file: its text lines (for the caret display) and its findings, sorted by position. */
-    record LintedFile(String file, List<String> lines, List<Finding> findings, int policies, int rules) {}
+    /**
+     * One linted file: its text lines (for the caret display) and its findings, sorted by position. Immutable.
+     *
+     * @param file the file name as given
+     * @param lines the text's lines
+     * @param findings every finding, sorted by line, then column
+     * @param policies how many policies the file holds
+     * @param rules how many rules its policies hold
+     */
+    public record LintedFile(String file, List<String> lines, List<Finding> findings, int policies, int rules) {}
+
+    /**
+     * One text to lint, as an editor holds it (the language server lints unsaved buffers).
+     *
+     * @param name the file name findings carry and policy ids derive from
+     * @param text the file's text, or null when the file is not UTF-8
+     */
+    public record Source(String name, String text) {
+        public Source {
+            java.util.Objects.requireNonNull(name, "name");
+        }
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -141,11 +161,7 @@ public final class LintCommand implements Callable<Integer> {
     }
 
     static List<LintedFile> lint(List<Path> files) throws java.io.IOException {
-        PolicyValidator validator = new PolicyValidator(Compilers.shared());
-        List<String> names = new ArrayList<>();
-        List<String> texts = new ArrayList<>();
-        List<PolicyDocument> docs = new ArrayList<>();
-        List<List<Finding>> findings = new ArrayList<>();
+        List<Source> sources = new ArrayList<>();
         for (Path p : files) {
             String name = p.toString();
             byte[] bytes = Files.readAllBytes(p);
@@ -155,6 +171,29 @@ public final class LintCommand implements Callable<Integer> {
             } catch (CliException e) {
                 text = null;
             }
+            sources.add(new Source(name, text));
+        }
+        return lintTexts(sources);
+    }
+
+    /**
+     * Lints texts as {@code custody lint} lints files: the one code path behind the command's findings and the
+     * language server's diagnostics ({@code custody lsp}), so both report the same codes, messages and
+     * positions. Policy ids shared across the texts are reported as in a run over all of them. Thread-safe (the
+     * shared compiler is).
+     *
+     * @param sources the texts, in the order findings of shared ids are attributed
+     * @return one result per source, in order
+     */
+    public static List<LintedFile> lintTexts(List<Source> sources) {
+        PolicyValidator validator = new PolicyValidator(Compilers.shared());
+        List<String> names = new ArrayList<>();
+        List<String> texts = new ArrayList<>();
+        List<PolicyDocument> docs = new ArrayList<>();
+        List<List<Finding>> findings = new ArrayList<>();
+        for (Source source : sources) {
+            String name = source.name();
+            String text = source.text();
             names.add(name);
             texts.add(text == null ? "" : text);
             if (text == null) {
@@ -169,7 +208,7 @@ public final class LintCommand implements Callable<Integer> {
         }
         duplicateIds(docs, findings);
         List<LintedFile> out = new ArrayList<>();
-        for (int i = 0; i < files.size(); i++) {
+        for (int i = 0; i < sources.size(); i++) {
             List<Finding> fs = findings.get(i);
             fs.sort(Comparator.comparingInt((Finding f) -> f.line()).thenComparingInt(Finding::column));
             PolicyDocument doc = docs.get(i);

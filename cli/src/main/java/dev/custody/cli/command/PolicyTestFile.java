@@ -38,15 +38,23 @@ import java.util.Set;
  *
  * Every problem of the file itself (malformed YAML, an unknown key, a missing field, a policy path that does
  * not exist) is a {@link Problem} at its line and column; a case whose action cannot be read keeps the reason
- * and fails when run. Immutable.
+ * and fails when run. Immutable. Public for the language server ({@code custody lsp}), which reports a test
+ * file's {@link #problems problems} as diagnostics while it is edited.
  */
-final class PolicyTestFile {
+public final class PolicyTestFile {
     private static final Set<String> FILE_KEYS = Set.of("policies", "now", "cases");
     private static final Set<String> CASE_KEYS = Set.of("name", "now", "action", "expect");
     private static final Set<String> EXPECT_KEYS = Set.of("decision", "rule_id", "policy_id", "fail_closed");
 
-    /** A problem of the file at a 1-based line and column (0 when unknown). */
-    record Problem(String file, int line, int column, String message) {
+    /**
+     * A problem of the file at a 1-based line and column (0 when unknown). Immutable.
+     *
+     * @param file the file name as given
+     * @param line 1-based line, or 0
+     * @param column 1-based column, or 0
+     * @param message one-line message
+     */
+    public record Problem(String file, int line, int column, String message) {
         String oneLine() {
             return file + (line > 0 ? ":" + line + ":" + column : "") + ": error: " + message;
         }
@@ -135,7 +143,19 @@ final class PolicyTestFile {
     static PolicyTestFile read(Path path) throws IOException {
         String name = path.toString();
         String text = Inputs.decode(Files.readAllBytes(path), "`" + name + "`");
-        Reader r = new Reader(name, path.toAbsolutePath().getParent());
+        return parse(text, name, path.toAbsolutePath().getParent());
+    }
+
+    /**
+     * The problems of a test file's text, as {@code custody test} reports them before running its cases: what
+     * the language server shows for an unsaved buffer. Policy paths are resolved against {@code dir}.
+     */
+    public static List<Problem> problems(String text, String name, Path dir) {
+        return parse(text, name, dir).problems();
+    }
+
+    private static PolicyTestFile parse(String text, String name, Path dir) {
+        Reader r = new Reader(name, dir);
         SourceNode root;
         try {
             root = DocumentParser.parse(text, name);

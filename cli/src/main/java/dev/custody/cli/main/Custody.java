@@ -72,6 +72,7 @@ public final class Custody implements Callable<Integer>, CliRoot {
             SchemaCommand.class,
             ReplCommand.class,
             ApiCommand.class,
+            dev.custody.cli.lsp.LspCommand.class,
             CommandLine.HelpCommand.class);
 
     /**

@@ -41,6 +41,16 @@ public final class PolicyReader {
             "description", "is_enabled", "policy_id", "created_at", "updated_at");
     private static final Set<String> ENVELOPE_KEYS = Set.of("success", "message", "code", "data", "errors");
 
+    /** The properties a policy object may carry, in alphabetical order (what editors complete). */
+    public static java.util.SortedSet<String> policyProperties() {
+        return java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(POLICY_KEYS));
+    }
+
+    /** The properties a rule object may carry, in alphabetical order (what editors complete). */
+    public static java.util.SortedSet<String> ruleProperties() {
+        return java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(RULE_KEYS));
+    }
+
     private PolicyReader() {}
 
     /**
