@@ -35,11 +35,17 @@ import java.util.Set;
  * <p>Stateless and thread-safe.
  */
 public final class PolicyReader {
-    private static final Set<String> POLICY_KEYS = Set.of("id", "name", "description", "approval_group_id",
+    // sorted, so that a "did you mean" hint between two equally close keys is the same in every run (Set.of's
+    // iteration order changes from one JVM to the next, and Suggestions.closest takes the first of a tie)
+    private static final Set<String> POLICY_KEYS = sorted("id", "name", "description", "approval_group_id",
             "wallet_ids", "rules", "status", "version", "workspace_id", "created_at", "updated_at");
-    private static final Set<String> RULE_KEYS = Set.of("rule_id", "trigger_action", "condition", "effect",
+    private static final Set<String> RULE_KEYS = sorted("rule_id", "trigger_action", "condition", "effect",
             "description", "is_enabled", "policy_id", "created_at", "updated_at");
-    private static final Set<String> ENVELOPE_KEYS = Set.of("success", "message", "code", "data", "errors");
+    private static final Set<String> ENVELOPE_KEYS = sorted("success", "message", "code", "data", "errors");
+
+    private static Set<String> sorted(String... keys) {
+        return java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(List.of(keys)));
+    }
 
     /** The properties a policy object may carry, in alphabetical order (what editors complete). */
     public static java.util.SortedSet<String> policyProperties() {

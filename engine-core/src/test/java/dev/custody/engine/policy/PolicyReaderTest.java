@@ -112,6 +112,27 @@ class PolicyReaderTest {
         assertEquals(2, dupYaml.get(0).line());
     }
 
+    /**
+     * `cdated_at` is two edits from both `created_at` and `updated_at`: the hint must not depend on the iteration
+     * order of a hash set (which changes from one JVM to the next), so it is the alphabetically first of the tie.
+     */
+    @Test
+    void aTiedDidYouMeanIsTheSameInEveryRun() {
+        String yaml = """
+                name: tie
+                approval_group_id: %s
+                rules:
+                  - trigger_action: withdrawal.create
+                    effect: DENY
+                    condition: "true"
+                    cdated_at: x
+                """.formatted(GROUP);
+        List<Finding> f = PolicyReader.parse(yaml, "tie.yaml").validate(Fixtures.VALIDATOR);
+        assertEquals(1, f.size(), f.toString());
+        assertEquals("unknown property `cdated_at`", f.get(0).diagnostic().message());
+        assertEquals("did you mean `created_at`?", f.get(0).diagnostic().hint());
+    }
+
     @Test
     void unknownPropertiesAndWrongTypesAreErrorsWithDidYouMean() {
         String yaml = """
