@@ -175,12 +175,16 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Wall-clock backstop of one evaluation (default: ${DEFAULT-VALUE}).")
     Duration timeBudget;
 
+    /** The process environment ($CUSTODY_BASE_URL, $CUSTODY_API_KEY, $CUSTODY_API_SECRET); tests replace it. */
+    java.util.function.Function<String, String> env = System::getenv;
+
     @Override
     public Integer call() throws Exception {
         CountDownLatch stop = new CountDownLatch(1);
         CountDownLatch stopped = new CountDownLatch(1);
-        Signals.onTermination(stop::countDown, stopped);
         Running running = start();
+        // after start: a usage error must not have replaced the handlers of the JVM it runs in
+        Signals.onTermination(stop::countDown, stopped);
         PrintWriter err = spec.commandLine().getErr();
         err.println("custody serve: listening on " + running.uri() + " (" + running.describe() + ")");
         err.flush();
@@ -220,8 +224,8 @@ public final class ServeCommand implements Callable<Integer> {
         if (!fromApi && workspaceId != null) {
             throw CliException.usage("`--workspace-id` is for `--from-api`; policy files name their workspace themselves");
         }
-        if (maxThreads < 4) {
-            throw CliException.usage("`--max-threads` must be at least 4, got " + maxThreads);
+        if (maxThreads < 8) {
+            throw CliException.usage("`--max-threads` must be at least 8, got " + maxThreads);
         }
         positive("--idle-timeout", idleTimeout);
         positive("--read-timeout", readTimeout);
@@ -242,11 +246,11 @@ public final class ServeCommand implements Callable<Integer> {
                 : DecisionLog.of(JsonLinesDecisionSink.builder(decisionLog).build());
         AtomicReference<PolicyEngine> engineRef = new AtomicReference<>();
         Runnable invalidate = () -> {
-            reloads.increment();
             PolicyEngine e = engineRef.get();
             if (e != null) {
                 e.invalidateAll();
             }
+            reloads.increment(); // after: once it is counted, every request that starts reloads
         };
         ReadySource source;
         ApiPolicySource api = null;
@@ -263,7 +267,8 @@ public final class ServeCommand implements Callable<Integer> {
                 .clock(Clock.systemUTC())
                 .costLimit(costLimit)
                 .timeBudget(timeBudget)
-                .observer(EngineMetrics.builder(registry).decisionLog(log).build())
+                .observer((log == null ? EngineMetrics.builder(registry) : EngineMetrics.builder(registry).decisionLog(log))
+                        .build())
                 .loadListener(reporter);
         if (log != null) {
             builder.decisionLog(log);
@@ -335,7 +340,7 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     private String baseUrl(CliEnvironment env) {
-        return baseUrl != null ? baseUrl : System.getenv("CUSTODY_BASE_URL");
+        return baseUrl != null ? baseUrl : this.env.apply("CUSTODY_BASE_URL");
     }
 
     private CustodyClient client(CliEnvironment env) {
@@ -345,7 +350,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
         try {
             CustodyClientConfig config = CustodyClientConfig.builder(url)
-                    .credentials(System.getenv("CUSTODY_API_KEY"), System.getenv("CUSTODY_API_SECRET"))
+                    .credentials(this.env.apply("CUSTODY_API_KEY"), this.env.apply("CUSTODY_API_SECRET"))
                     .build();
             return CustodyClient.builder(config).build();
         } catch (IllegalArgumentException e) {
