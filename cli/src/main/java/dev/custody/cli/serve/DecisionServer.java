@@ -28,14 +28,6 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * <p>Thread-safe.
  */
 final class DecisionServer {
-    static {
-        // Jetty logs through SLF4J and the tool ships no SLF4J provider: without this, SLF4J's own warning that it
-        // found none ("No SLF4J providers were found") is the first thing every `custody serve` prints
-        if (System.getProperty("slf4j.internal.verbosity") == null) {
-            System.setProperty("slf4j.internal.verbosity", "ERROR");
-        }
-    }
-
     /** The longest a drain waits for requests in flight. */
     static final Duration DRAIN = Duration.ofSeconds(10);
 

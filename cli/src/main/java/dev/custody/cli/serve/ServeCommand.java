@@ -103,6 +103,14 @@ import picocli.CommandLine.Spec;
             "SIGTERM: stop accepting, finish requests in flight (up to 10 s), flush the log, exit 0.",
         })
 public final class ServeCommand implements Callable<Integer> {
+    static {
+        // Jetty logs through SLF4J and the tool ships no SLF4J provider: without this, SLF4J's own warning that it
+        // found none ("No SLF4J providers were found") is the first thing every `custody serve` prints
+        if (System.getProperty("slf4j.internal.verbosity") == null) {
+            System.setProperty("slf4j.internal.verbosity", "ERROR");
+        }
+    }
+
     /** The default address: loopback only. */
     static final String DEFAULT_ADDR = "127.0.0.1:8181";
 
