@@ -196,7 +196,8 @@ final class DecisionHandler extends Handler.Abstract {
         private final AtomicBoolean answered = new AtomicBoolean();
         private byte[] bytes;
         private int size;
-        private Scheduler.Task timeout;
+        /** The read time-out, scheduled only when the body was not all there on the first read. */
+        private volatile Scheduler.Task timeout;
 
         Body(Request request, Response response, Callback callback, boolean batch, long length) {
             this.request = request;
@@ -206,10 +207,21 @@ final class DecisionHandler extends Handler.Abstract {
             this.bytes = new byte[length >= 0 ? (int) length : 1024];
         }
 
+        /**
+         * Reads what has arrived; only when that is not the whole body, schedules the read time-out. Most bodies come
+         * with their headers, and scheduling and cancelling a task for each of them took two locks of the shared
+         * scheduler per request.
+         */
         void start() {
-            timeout = request.getComponents().getScheduler().schedule(this::timedOut, readTimeout.toMillis(),
-                    TimeUnit.MILLISECONDS);
             run();
+            if (!answered.get()) {
+                Scheduler.Task task = request.getComponents().getScheduler().schedule(this::timedOut,
+                        readTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                timeout = task;
+                if (answered.get()) {
+                    task.cancel(); // answered meanwhile, on the thread that read the rest, before it saw the task
+                }
+            }
         }
 
         /** Reads what has arrived; asks to be called again when more comes. */
@@ -258,8 +270,9 @@ final class DecisionHandler extends Handler.Abstract {
             if (!answered.compareAndSet(false, true)) {
                 return false;
             }
-            if (timeout != null) {
-                timeout.cancel();
+            Scheduler.Task task = timeout;
+            if (task != null) {
+                task.cancel();
             }
             return true;
         }
