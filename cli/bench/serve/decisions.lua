@@ -1,4 +1,4 @@
--- wrk script for the custody serve load benchmark (cli/bench/serve/README.md): POSTs the actions of an action stream
+-- wrk script for the custody serve load benchmark (cli/BENCHMARKS.md): POSTs the actions of an action stream
 -- (settlement records skipped), one per request, cycling; each wrk thread starts at its own place in the stream.
 --   wrk -t1 -c32 -d20s --latency -s decisions.lua http://127.0.0.1:8181/v1/decisions -- ACTIONS.jsonl [BATCH]
 -- With BATCH > 1 it POSTs arrays of BATCH actions to /v1/decisions/batch instead (give that URL).
