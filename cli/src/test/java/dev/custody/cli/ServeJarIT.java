@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.OutputStream;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * in flight lets that request finish, refuses new connections, flushes the decision log and exits 0.
  */
 class ServeJarIT {
+    private static final String HEALTH_RESPONSE_PREFIX = "HTTP/1.1 200 OK\r\n";
     private static final Pattern LISTENING = Pattern.compile("custody serve: listening on http://127\\.0\\.0\\.1:(\\d+) .*");
 
     @TempDir
@@ -44,6 +46,18 @@ class ServeJarIT {
         }
     }
 
+    /** Reads the rest of the health response: its headers and its 15-byte body. */
+    private static void drainAvailable(Socket s) throws IOException {
+        java.io.InputStream in = s.getInputStream();
+        StringBuilder head = new StringBuilder();
+        while (!head.toString().endsWith("\r\n\r\n")) {
+            int c = in.read();
+            assertTrue(c >= 0, "the health response ended early: " + head);
+            head.append((char) c);
+        }
+        assertEquals("{\"status\":\"ok\"}", new String(in.readNBytes(15), StandardCharsets.US_ASCII));
+    }
+
     @Test
     void sigtermFinishesTheRequestInFlightFlushesTheLogAndExitsZero() throws Exception {
         Path policies = Files.writeString(dir.resolve("limits.yaml"), Fixtures.LIMITS_YAML);
@@ -64,20 +78,32 @@ class ServeJarIT {
             try (Socket s = new Socket("127.0.0.1", port)) {
                 s.setSoTimeout(20_000);
                 OutputStream out = s.getOutputStream();
+                // one whole request first, answered on this connection: the server is serving it
+                out.write("GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                String health = new String(s.getInputStream().readNBytes(HEALTH_RESPONSE_PREFIX.length()),
+                        StandardCharsets.US_ASCII);
+                assertEquals(HEALTH_RESPONSE_PREFIX, health);
+                drainAvailable(s);
                 // a slow client: the headers and half the body, then SIGTERM, then the rest
                 out.write(("POST /v1/decisions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
                         + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                 out.write(body, 0, half);
                 out.flush();
-                Thread.sleep(300); // the server has the headers: the request is in flight
+                Thread.sleep(1000); // the server has the headers: the request is in flight (a second, for a loaded machine)
                 long signalled = System.nanoTime();
                 p.destroy(); // SIGTERM
                 assertEquals("custody serve: stopping: finishing requests in flight (up to 10 s)", line(p, 1));
-                Thread.sleep(300);
+                Thread.sleep(1500); // the client pauses past Jetty's default 1 s cut of idle connections at shutdown
                 assertThrows(ConnectException.class, () -> new Socket("127.0.0.1", port).close(),
                         "a draining server accepts no new connection");
-                out.write(body, half, body.length - half);
-                out.flush();
+                try {
+                    out.write(body, half, body.length - half);
+                    out.flush();
+                } catch (IOException e) {
+                    throw new AssertionError("the server closed the connection of the request in flight; its stderr: "
+                            + Files.readString(dir.resolve("err.txt")), e);
+                }
                 String response = new String(s.getInputStream().readNBytes(2048), StandardCharsets.UTF_8);
                 assertTrue(response.startsWith("HTTP/1.1 200 OK\r\n"), response);
                 assertTrue(response.contains("{\"id\":\"slow-1\",\"action\":\"withdrawal.create\",\"decision\":\"DENY\","

@@ -95,6 +95,8 @@ final class DecisionHandler extends Handler.Abstract {
     private final Supplier<String> scrape;
     private final HttpMetrics metrics;
     private final Duration readTimeout;
+    /** The connections with a request in this handler now (HTTP/1.1: one at a time per connection). */
+    private final java.util.Set<org.eclipse.jetty.io.EndPoint> busy = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * @param token the bearer token every route but health and ready needs, or null for none
@@ -118,15 +120,19 @@ final class DecisionHandler extends Handler.Abstract {
         String path = request.getHttpURI().getPath();
         String method = request.getMethod();
         String route = route(path);
+        org.eclipse.jetty.io.EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
+        busy.add(endPoint);
         Callback timed = new Callback() {
             @Override
             public void succeeded() {
+                busy.remove(endPoint);
                 metrics.record(method, route, response.getStatus(), System.nanoTime() - start);
                 callback.succeeded();
             }
 
             @Override
             public void failed(Throwable x) {
+                busy.remove(endPoint);
                 metrics.record(method, route, response.getStatus(), System.nanoTime() - start);
                 callback.failed(x);
             }
@@ -171,6 +177,11 @@ final class DecisionHandler extends Handler.Abstract {
             }
         }
         return true;
+    }
+
+    /** Whether a request of this connection is being handled (for the drain: the others are closed at once). */
+    boolean busy(org.eclipse.jetty.io.EndPoint endPoint) {
+        return busy.contains(endPoint);
     }
 
     /** The route of a path: itself when it is one, else {@link HttpMetrics#NOT_FOUND}. */
@@ -235,8 +246,14 @@ final class DecisionHandler extends Handler.Abstract {
                 }
                 if (Content.Chunk.isFailure(chunk)) {
                     if (answer()) {
-                        error(response, callback, 400, "the request body could not be read: "
-                                + oneLine(chunk.getFailure()));
+                        Throwable failure = chunk.getFailure();
+                        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                        if (failure instanceof java.util.concurrent.TimeoutException) {
+                            // the connection's idle time-out: the client stopped sending its body
+                            error(response, callback, 408, "the request body stopped arriving: " + oneLine(failure));
+                        } else {
+                            error(response, callback, 400, "the request body could not be read: " + oneLine(failure));
+                        }
                     }
                     return;
                 }

@@ -22,7 +22,8 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * <h2>Drain</h2>
  * {@link #drain()} stops accepting connections, lets the requests in flight finish (up to {@link #DRAIN}: the
  * {@link GracefulHandler} counts them; a request arriving on an open connection meanwhile gets {@code 503}), then
- * stops the server. What the caller does after that (flushing the decision log) happens after every answered
+ * stops the server. Connections without a request in the handler are closed at once; one with a request in flight
+ * keeps its idle time-out (Jetty's default would cut it once its client paused for 1 s). What the caller does after that (flushing the decision log) happens after every answered
  * decision was handed to the log.
  *
  * <p>Thread-safe.
@@ -48,10 +49,12 @@ final class DecisionServer {
 
     private final Server server;
     private final ServerConnector connector;
+    private final DecisionHandler handler;
 
-    private DecisionServer(Server server, ServerConnector connector) {
+    private DecisionServer(Server server, ServerConnector connector, DecisionHandler handler) {
         this.server = server;
         this.connector = connector;
+        this.handler = handler;
     }
 
     /**
@@ -71,6 +74,9 @@ final class DecisionServer {
         connector.setHost(settings.host());
         connector.setPort(settings.port());
         connector.setIdleTimeout(settings.idleTimeout().toMillis());
+        // Jetty's default cuts every connection idle for 1 s once a graceful stop begins, which drops a request in
+        // flight whose client pauses that long; it keeps the usual idle time-out instead, within the drain's bound
+        connector.setShutdownIdleTimeout(Math.min(settings.idleTimeout().toMillis(), DRAIN.toMillis()));
         server.addConnector(connector);
         server.setHandler(new GracefulHandler(handler));
         server.setStopTimeout(DRAIN.toMillis());
@@ -81,7 +87,7 @@ final class DecisionServer {
             server.stop();
             throw e;
         }
-        return new DecisionServer(server, connector);
+        return new DecisionServer(server, connector, handler);
     }
 
     /** The port bound. */
@@ -102,6 +108,14 @@ final class DecisionServer {
      * @throws Exception when Jetty fails to stop
      */
     void drain() throws Exception {
+        // stop accepting; then close at once the connections with no request in the handler (idle keep-alive ones,
+        // and clients still in their headers), which Jetty would otherwise wait out for their idle time-out
+        connector.shutdown();
+        for (org.eclipse.jetty.io.EndPoint endPoint : connector.getConnectedEndPoints()) {
+            if (!handler.busy(endPoint)) {
+                endPoint.close();
+            }
+        }
         server.stop();
     }
 }
