@@ -18,6 +18,7 @@ import dev.custody.cli.command.TestCommand;
 import dev.custody.cli.command.ValidateCommand;
 import dev.custody.cli.command.api.ApiCommand;
 import dev.custody.cli.repl.ReplCommand;
+import dev.custody.cli.serve.ServeCommand;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,6 +74,8 @@ public final class Custody implements Callable<Integer>, CliRoot {
             ReplCommand.class,
             ApiCommand.class,
             dev.custody.cli.lsp.LspCommand.class,
+            // custody serve (issue 27)
+            ServeCommand.class,
             CommandLine.HelpCommand.class);
 
     /**
@@ -80,7 +83,7 @@ public final class Custody implements Callable<Integer>, CliRoot {
      * second thread before picocli parses the arguments.
      */
     static final java.util.Set<String> COMPILING_VERBS =
-            java.util.Set.of("validate", "lint", "eval", "replay", "diff", "test", "bench");
+            java.util.Set.of("validate", "lint", "eval", "replay", "diff", "test", "bench", "serve");
 
     /** The exit codes, shown under every command's help (docs/design.md §5). */
     static final Map<String, String> EXIT_CODES = exitCodes();

@@ -1,0 +1,492 @@
+package dev.custody.cli.serve;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamWriteFeature;
+import dev.custody.engine.PolicyEngine;
+import dev.custody.engine.eval.Decision;
+import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.replay.ActionStream;
+import dev.custody.engine.replay.DecisionRecords;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.thread.Scheduler;
+
+/**
+ * The decision server's routes on Jetty's core {@link Handler} API (docs/design.md §8 "Decision server").
+ *
+ * <h2>Routes</h2>
+ * <ul>
+ *   <li>{@code POST /v1/decisions}: one action (the replay line format) → {@code 200} and its decision record, the
+ *       bytes {@code custody replay --velocity given --format jsonl} writes for that action
+ *       ({@link DecisionRecords}), with {@code "decision_id"} added last. A body that is a JSON object but not a
+ *       readable action is a {@code 200} DENY {@code malformed_action} record, as replay writes it for such a line
+ *       ({@code line} 1); a body that is not a JSON object, or a {@code withdrawal.settled} record (the server
+ *       keeps no velocity ledger), is a {@code 400} {@code {"error": "..."}}.
+ *   <li>{@code POST /v1/decisions/batch}: a JSON array of actions → an array of records in the same order (a
+ *       malformed element's {@code line} is its 1-based position); an element that is not an object, or a body that
+ *       is not an array, is a {@code 400}.
+ *   <li>{@code GET /health} → {@code 200} while serving; {@code GET /ready} → {@code 200} once the policy source
+ *       answered, else {@code 503}; {@code GET /metrics} → the Prometheus text. {@code HEAD} is answered for them
+ *       too.
+ * </ul>
+ * A body over {@value #MAX_BODY} bytes is a {@code 413} (from its {@code Content-Length}, or as soon as a chunked
+ * body passes it), an unknown path a {@code 404}, another method a {@code 405} with {@code Allow}. With a token,
+ * every path but {@code /health} and {@code /ready} first needs {@code Authorization: Bearer <token>} ({@code 401}
+ * otherwise, unknown paths included, so that they do not reveal which routes exist).
+ *
+ * <h2>Threads</h2>
+ * A request is handled on one of Jetty's pool threads. Its body is read without blocking: when bytes are missing
+ * the handler asks Jetty to call it back when they come ({@link Request#demand}) and returns the thread, so a
+ * client that stalls mid-body holds no thread; the read time-out answers {@code 408} and closes the connection if
+ * the body is not complete in time, and the connector's idle time-out closes a connection on which nothing moves
+ * (a client stalled in its headers never reached this handler). Deciding is CPU work, done on the thread that read
+ * the last bytes. Thread-safe.
+ */
+final class DecisionHandler extends Handler.Abstract {
+    /** The largest request body read: 1 MiB. */
+    static final int MAX_BODY = 1024 * 1024;
+
+    static final String DECISIONS = "/v1/decisions";
+    static final String BATCH = "/v1/decisions/batch";
+    static final String HEALTH = "/health";
+    static final String READY = "/ready";
+    static final String METRICS = "/metrics";
+
+    private static final String JSON_TYPE = "application/json";
+    private static final String PROMETHEUS_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    /** Writes records as {@code custody replay}'s writer does (same factory settings, so the same bytes). */
+    private static final JsonFactory WRITE = JsonFactory.builder()
+            .disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
+            .disable(StreamWriteFeature.FLUSH_PASSED_TO_STREAM)
+            .build();
+
+    /** Reads the shape of bodies (object? array of objects?); the actions themselves are read by ActionReader. */
+    private static final JsonFactory READ = JsonFactory.builder()
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(ActionReader.MAX_DEPTH).build())
+            .build();
+
+    private final PolicyEngine engine;
+    private final BearerToken token;
+    private final BooleanSupplier ready;
+    private final Supplier<String> scrape;
+    private final HttpMetrics metrics;
+    private final Duration readTimeout;
+    /** The connections with a request in this handler now (HTTP/1.1: one at a time per connection). */
+    private final java.util.Set<org.eclipse.jetty.io.EndPoint> busy = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /**
+     * @param token the bearer token every route but health and ready needs, or null for none
+     * @param ready whether the policy source has answered
+     * @param scrape the Prometheus text of the registry
+     * @param readTimeout the longest a request body may take to arrive, from the moment its headers were read
+     */
+    DecisionHandler(PolicyEngine engine, BearerToken token, BooleanSupplier ready, Supplier<String> scrape,
+            HttpMetrics metrics, Duration readTimeout) {
+        this.engine = Objects.requireNonNull(engine, "engine");
+        this.token = token;
+        this.ready = Objects.requireNonNull(ready, "ready");
+        this.scrape = Objects.requireNonNull(scrape, "scrape");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.readTimeout = Objects.requireNonNull(readTimeout, "readTimeout");
+    }
+
+    @Override
+    public boolean handle(Request request, Response response, Callback callback) {
+        long start = System.nanoTime();
+        String path = request.getHttpURI().getPath();
+        String method = request.getMethod();
+        String route = route(path);
+        org.eclipse.jetty.io.EndPoint endPoint = request.getConnectionMetaData().getConnection().getEndPoint();
+        busy.add(endPoint);
+        Callback timed = new Callback() {
+            @Override
+            public void succeeded() {
+                busy.remove(endPoint);
+                metrics.record(method, route, response.getStatus(), System.nanoTime() - start);
+                callback.succeeded();
+            }
+
+            @Override
+            public void failed(Throwable x) {
+                busy.remove(endPoint);
+                metrics.record(method, route, response.getStatus(), System.nanoTime() - start);
+                callback.failed(x);
+            }
+        };
+        boolean open = HEALTH.equals(route) || READY.equals(route);
+        if (token != null && !open && !token.allows(request.getHeaders().get(HttpHeader.AUTHORIZATION))) {
+            response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, "Bearer");
+            error(response, timed, 401, "missing or wrong bearer token");
+            return true;
+        }
+        if (HttpMetrics.NOT_FOUND.equals(route)) {
+            error(response, timed, 404, "no route `" + path + "`; the routes are POST " + DECISIONS + ", POST " + BATCH
+                    + ", GET " + HEALTH + ", GET " + READY + ", GET " + METRICS);
+            return true;
+        }
+        boolean post = DECISIONS.equals(route) || BATCH.equals(route);
+        boolean allowed = post ? "POST".equals(method) : "GET".equals(method) || "HEAD".equals(method);
+        if (!allowed) {
+            response.getHeaders().put(HttpHeader.ALLOW, post ? "POST" : "GET, HEAD");
+            error(response, timed, 405, "method " + method + " is not allowed on `" + route + "`; use "
+                    + (post ? "POST" : "GET"));
+            return true;
+        }
+        switch (route) {
+            case HEALTH -> send(response, timed, 200, JSON_TYPE, "{\"status\":\"ok\"}");
+            case READY -> {
+                if (ready.getAsBoolean()) {
+                    send(response, timed, 200, JSON_TYPE, "{\"status\":\"ready\"}");
+                } else {
+                    send(response, timed, 503, JSON_TYPE, "{\"status\":\"not ready\",\"error\":"
+                            + "\"the policy source has not answered yet\"}");
+                }
+            }
+            case METRICS -> send(response, timed, 200, PROMETHEUS_TYPE, scrape.get());
+            default -> {
+                long length = request.getLength();
+                if (length > MAX_BODY) {
+                    tooLarge(response, timed);
+                } else {
+                    new Body(request, response, timed, BATCH.equals(route), length).start();
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Whether a request of this connection is being handled (for the drain: the others are closed at once). */
+    boolean busy(org.eclipse.jetty.io.EndPoint endPoint) {
+        return busy.contains(endPoint);
+    }
+
+    /** The route of a path: itself when it is one, else {@link HttpMetrics#NOT_FOUND}. */
+    static String route(String path) {
+        if (path == null) {
+            return HttpMetrics.NOT_FOUND;
+        }
+        return switch (path) {
+            case DECISIONS, BATCH, HEALTH, READY, METRICS -> path;
+            default -> HttpMetrics.NOT_FOUND;
+        };
+    }
+
+    /**
+     * One request body being read, chunk by chunk, without holding a thread while bytes are missing; then decided.
+     * Exactly one answer is sent: the first of the decision, a {@code 413}, a {@code 400} and the read time-out.
+     */
+    private final class Body implements Runnable {
+        private final Request request;
+        private final Response response;
+        private final Callback callback;
+        private final boolean batch;
+        private final AtomicBoolean answered = new AtomicBoolean();
+        private byte[] bytes;
+        private int size;
+        /** The read time-out, scheduled only when the body was not all there on the first read. */
+        private volatile Scheduler.Task timeout;
+
+        Body(Request request, Response response, Callback callback, boolean batch, long length) {
+            this.request = request;
+            this.response = response;
+            this.callback = callback;
+            this.batch = batch;
+            this.bytes = new byte[length >= 0 ? (int) length : 1024];
+        }
+
+        /**
+         * Reads what has arrived; only when that is not the whole body, schedules the read time-out. Most bodies come
+         * with their headers, and scheduling and cancelling a task for each of them took two locks of the shared
+         * scheduler per request.
+         */
+        void start() {
+            run();
+            if (!answered.get()) {
+                Scheduler.Task task = request.getComponents().getScheduler().schedule(this::timedOut,
+                        readTimeout.toMillis(), TimeUnit.MILLISECONDS);
+                timeout = task;
+                if (answered.get()) {
+                    task.cancel(); // answered meanwhile, on the thread that read the rest, before it saw the task
+                }
+            }
+        }
+
+        /** Reads what has arrived; asks to be called again when more comes. */
+        @Override
+        public void run() {
+            while (true) {
+                Content.Chunk chunk = request.read();
+                if (chunk == null) {
+                    request.demand(this);
+                    return;
+                }
+                if (Content.Chunk.isFailure(chunk)) {
+                    if (answer()) {
+                        Throwable failure = chunk.getFailure();
+                        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                        if (failure instanceof java.util.concurrent.TimeoutException) {
+                            // the connection's idle time-out: the client stopped sending its body
+                            error(response, callback, 408, "the request body stopped arriving: " + oneLine(failure));
+                        } else {
+                            error(response, callback, 400, "the request body could not be read: " + oneLine(failure));
+                        }
+                    }
+                    return;
+                }
+                int n = chunk.remaining();
+                if (n > 0) {
+                    if ((long) size + n > MAX_BODY) {
+                        chunk.release();
+                        if (answer()) {
+                            tooLarge(response, callback);
+                        }
+                        return;
+                    }
+                    if (size + n > bytes.length) {
+                        bytes = java.util.Arrays.copyOf(bytes, Math.min(MAX_BODY, Math.max(size + n, bytes.length * 2)));
+                    }
+                    chunk.getByteBuffer().get(bytes, size, n);
+                    size += n;
+                }
+                boolean last = chunk.isLast();
+                chunk.release();
+                if (last) {
+                    if (answer()) {
+                        decide();
+                    }
+                    return;
+                }
+            }
+        }
+
+        private boolean answer() {
+            if (!answered.compareAndSet(false, true)) {
+                return false;
+            }
+            Scheduler.Task task = timeout;
+            if (task != null) {
+                task.cancel();
+            }
+            return true;
+        }
+
+        private void timedOut() {
+            if (answer()) {
+                response.getHeaders().put(HttpHeader.CONNECTION, "close");
+                error(response, callback, 408, "the request body did not arrive within " + readTimeout.toMillis() + " ms");
+            }
+        }
+
+        private void decide() {
+            byte[] out;
+            try {
+                out = batch ? decideBatch(bytes, size) : decideOne(bytes, size);
+            } catch (BadRequest e) {
+                error(response, callback, 400, e.getMessage());
+                return;
+            }
+            send(response, callback, 200, JSON_TYPE, out);
+        }
+    }
+
+    /** A body that cannot be answered with records; its message is the {@code error}. */
+    static final class BadRequest extends Exception {
+        BadRequest(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** The record of one action body. */
+    byte[] decideOne(byte[] body, int size) throws BadRequest {
+        ActionReader.Result r = ActionReader.read(body, 0, size);
+        if (r instanceof ActionReader.Read read) {
+            return record(engine.evaluate(read.action(), false));
+        }
+        if (r instanceof ActionReader.SettlementRead) {
+            throw new BadRequest(settlement());
+        }
+        ActionReader.Malformed m = (ActionReader.Malformed) r;
+        if (!isObject(body, 0, size)) {
+            throw new BadRequest("the body is not a JSON object: " + m.message());
+        }
+        return malformed(m, 1);
+    }
+
+    /** The records of a batch body, as a JSON array. */
+    byte[] decideBatch(byte[] body, int size) throws BadRequest {
+        List<int[]> elements = elements(body, size);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, elements.size() * 320));
+        out.write('[');
+        for (int i = 0; i < elements.size(); i++) {
+            int[] span = elements.get(i);
+            ActionReader.Result r = ActionReader.read(body, span[0], span[1] - span[0]);
+            byte[] record;
+            if (r instanceof ActionReader.Read read) {
+                record = record(engine.evaluate(read.action(), false));
+            } else if (r instanceof ActionReader.SettlementRead) {
+                throw new BadRequest("element " + (i + 1) + ": " + settlement());
+            } else {
+                record = malformed((ActionReader.Malformed) r, i + 1);
+            }
+            if (i > 0) {
+                out.write(',');
+            }
+            out.writeBytes(record);
+        }
+        out.write(']');
+        return out.toByteArray();
+    }
+
+    private static String settlement() {
+        return "a `withdrawal.settled` record is not an action: the server decides actions as given and keeps no "
+                + "velocity ledger";
+    }
+
+    /**
+     * Where each element of a JSON array of objects starts and ends in the body (end exclusive).
+     *
+     * @throws BadRequest when the body is not a JSON array of objects
+     */
+    static List<int[]> elements(byte[] body, int size) throws BadRequest {
+        List<int[]> out = new ArrayList<>();
+        try (JsonParser p = READ.createParser(body, 0, size)) {
+            if (p.nextToken() != JsonToken.START_ARRAY) {
+                throw new BadRequest("the body is not a JSON array of actions");
+            }
+            for (JsonToken t = p.nextToken(); t != JsonToken.END_ARRAY; t = p.nextToken()) {
+                if (t != JsonToken.START_OBJECT) {
+                    throw new BadRequest("element " + (out.size() + 1) + " of the batch is not a JSON object");
+                }
+                int from = (int) p.currentTokenLocation().getByteOffset();
+                p.skipChildren();
+                int to = (int) p.currentLocation().getByteOffset();
+                out.add(new int[] {from, to});
+            }
+            if (p.nextToken() != null) {
+                throw new BadRequest("the body has text after the JSON array");
+            }
+        } catch (IOException e) {
+            throw new BadRequest("the body is not a JSON array of actions: " + oneLine(e));
+        }
+        return out;
+    }
+
+    /** Whether the bytes are one JSON object and nothing more (duplicate keys allowed: the action reader refuses them). */
+    static boolean isObject(byte[] body, int offset, int size) {
+        try (JsonParser p = READ.createParser(body, offset, size)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            p.skipChildren();
+            return p.nextToken() == null;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The record of a decision: replay's record ({@link DecisionRecords#fields}), then {@code decision_id}. */
+    static byte[] record(Decision d) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(320);
+        try (JsonGenerator g = generator(out)) {
+            g.writeStartObject();
+            DecisionRecords.fields(g, d);
+            g.writeStringField("decision_id", decisionId());
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * The record of a malformed action as replay writes it for a malformed line ({@link DecisionRecords#malformed}),
+     * then {@code decision_id}: that writer closes its object, so its last byte, the closing brace, is replaced.
+     */
+    static byte[] malformed(ActionReader.Malformed m, long line) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(320);
+        try (JsonGenerator g = generator(out)) {
+            DecisionRecords.malformed(g, new ActionStream.MalformedLine(line, m.column(), m.id(), m.message()), false);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        byte[] record = out.toByteArray();
+        String tail = ",\"decision_id\":\"" + decisionId() + "\"}";
+        byte[] joined = java.util.Arrays.copyOf(record, record.length - 1 + tail.length());
+        System.arraycopy(tail.getBytes(StandardCharsets.US_ASCII), 0, joined, record.length - 1, tail.length());
+        return joined;
+    }
+
+    private static JsonGenerator generator(ByteArrayOutputStream out) throws IOException {
+        JsonGenerator g = WRITE.createGenerator(out);
+        g.setRootValueSeparator(null);
+        return g;
+    }
+
+    /**
+     * A random (version 4) UUID for each decision. From {@link ThreadLocalRandom}, not {@link UUID#randomUUID()}:
+     * the id must be unique, not unguessable, and the secure generator is one lock shared by every request thread.
+     */
+    static String decisionId() {
+        ThreadLocalRandom r = ThreadLocalRandom.current();
+        long hi = (r.nextLong() & 0xffffffffffff0fffL) | 0x0000000000004000L;
+        long lo = (r.nextLong() & 0x3fffffffffffffffL) | 0x8000000000000000L;
+        return new UUID(hi, lo).toString();
+    }
+
+    private static void tooLarge(Response response, Callback callback) {
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+        error(response, callback, 413, "the request body is larger than " + MAX_BODY + " bytes (1 MiB)");
+    }
+
+    private static void error(Response response, Callback callback, int status, String message) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        try (JsonGenerator g = generator(out)) {
+            g.writeStartObject();
+            g.writeStringField("error", message);
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        send(response, callback, status, JSON_TYPE, out.toByteArray());
+    }
+
+    private static void send(Response response, Callback callback, int status, String type, String body) {
+        send(response, callback, status, type, body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(Response response, Callback callback, int status, String type, byte[] body) {
+        response.setStatus(status);
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, type);
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+        response.write(true, ByteBuffer.wrap(body), callback);
+    }
+
+    private static String oneLine(Throwable t) {
+        String m = t.getMessage();
+        return m == null ? t.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
+    }
+}
