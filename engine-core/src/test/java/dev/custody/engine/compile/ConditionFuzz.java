@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.DictionaryEntries;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.custody.engine.Fixtures;
@@ -79,6 +80,112 @@ class ConditionFuzz {
         TriggerAction trigger = actionBytes.length > 0 && (actionBytes[0] & 1) == 1 ? TriggerAction.WEB3_CONTRACT_CALL
                 : TriggerAction.WITHDRAWAL_CREATE;
         check(trigger, condition, actionBytes);
+    }
+
+    /**
+     * The same check on conditions built from the input by a small grammar (numbers of both types against each other,
+     * arithmetic, {@code &&}, {@code ||}, {@code !}, {@code ?:}, {@code in}, {@code has()}, string functions, a
+     * comprehension, conversions, {@code decoded_args}), with literals from the boundaries (±2^53 ±1 as int and as
+     * double, ±2^63, {@code -0.0}, the largest and smallest doubles, uints): most of them compile, so the differential
+     * check runs on nearly every input where {@link #condition}'s text mutations mostly stop at the compiler.
+     * The action is drawn from what the grammar leaves of the input.
+     */
+    @FuzzTest(maxDuration = "10m")
+    void generatedCondition(FuzzedDataProvider data) {
+        TriggerAction trigger = data.consumeBoolean() ? TriggerAction.WEB3_CONTRACT_CALL : TriggerAction.WITHDRAWAL_CREATE;
+        String condition = new Grammar(data, trigger).bool(4);
+        byte[] rest = data.consumeRemainingAsBytes();
+        byte[] actionBytes = new byte[rest.length + 1];
+        actionBytes[0] = (byte) (trigger == TriggerAction.WEB3_CONTRACT_CALL ? 1 : 0);
+        System.arraycopy(rest, 0, actionBytes, 1, rest.length);
+        check(trigger, condition, actionBytes);
+    }
+
+    /** Conditions drawn from fuzz input, by type; every choice is one byte of the input. */
+    static final class Grammar {
+        static final String[] INTS = {"0", "1", "-1", "2", "5", "20", "9007199254740992", "9007199254740993",
+            "-9007199254740993", "4611686018427387904", "9223372036854775807", "-9223372036854775807",
+            "-9223372036854775808", "3037000500", "23"};
+        static final String[] DOUBLES = {"0.0", "-0.0", "0.5", "1.0", "-1.0", "9007199254740992.0", "9007199254740993.0",
+            "9007199254740994.0", "9.223372036854775807e18", "-9.223372036854775808e18", "1e19", "1.7976931348623157e308",
+            "4.9e-324", "1.0000000000000002", "0.1", "1e309", "10000.0", "2.5"};
+        static final String[] UINTS = {"0u", "1u", "9223372036854775808u", "18446744073709551615u"};
+        static final String[] STRINGS = {"''", "'ETH'", "'eth'", "'\\u00e9'", "'\\U0001F600'", "'\u00e9'", "'0x'", "'0xabc'",
+            "'signer'", "'9223372036854775808'", "'-0'", "'1e3'", "'NaN'", "'9007199254740993'", "'ETHEREUM_MAINNET'"};
+        static final String[] DECODED = {"to", "value", "spender", "from", "amount", "path"};
+        private final FuzzedDataProvider d;
+        private final List<FieldSpec> fields;
+
+        Grammar(FuzzedDataProvider d, TriggerAction trigger) {
+            this.d = d;
+            this.fields = FieldSchema.fields(trigger);
+        }
+
+        private String field(dev.custody.engine.schema.FieldType type, String otherwise) {
+            List<FieldSpec> of = fields.stream().filter(f -> f.type() == type).toList();
+            return of.isEmpty() ? otherwise : of.get(d.consumeInt(0, of.size() - 1)).path();
+        }
+
+        private String pick(String[] pool) {
+            return pool[d.consumeInt(0, pool.length - 1)];
+        }
+
+        String bool(int depth) {
+            int k = d.consumeInt(0, depth <= 0 ? 5 : 15);
+            return switch (k) {
+                case 0 -> num(depth - 1) + " " + pick(new String[] {"<", "<=", ">", ">=", "==", "!="}) + " " + num(depth - 1);
+                case 1 -> field(dev.custody.engine.schema.FieldType.BOOLEAN, "true");
+                case 2 -> str(depth - 1) + pick(new String[] {" == ", " != ", " < "}) + str(depth - 1);
+                case 3 -> "has(" + pick(new String[] {"resource.decoded_args.", "principal.", "withdrawal."})
+                        + pick(DECODED) + ")";
+                case 4 -> pick(new String[] {"true", "false"});
+                case 5 -> num(0) + " in [" + num(0) + ", " + num(0) + "]";
+                case 6, 7 -> "(" + bool(depth - 1) + (k == 6 ? " && " : " || ") + bool(depth - 1) + ")";
+                case 8 -> "!(" + bool(depth - 1) + ")";
+                case 9 -> "(" + bool(depth - 1) + " ? " + bool(depth - 1) + " : " + bool(depth - 1) + ")";
+                case 10 -> str(depth - 1) + "." + pick(new String[] {"startsWith", "endsWith", "contains", "matches"})
+                        + "(" + str(depth - 1) + ")";
+                case 11 -> str(depth - 1) + " in [" + str(0) + ", " + str(0) + "]";
+                case 12 -> "[" + num(0) + ", " + num(0) + "]." + pick(new String[] {"exists", "all", "exists_one"})
+                        + "(x, x " + pick(new String[] {"<", ">=", "=="}) + " " + num(depth - 1) + ")";
+                case 13 -> "resource.decoded_args." + pick(DECODED) + pick(new String[] {" == ", " != ", " > "})
+                        + (d.consumeBoolean() ? num(0) : str(0));
+                case 14 -> "size(" + str(depth - 1) + ") " + pick(new String[] {"<", "==", ">"}) + " " + num(0);
+                default -> "type(" + num(depth - 1) + ") == " + pick(new String[] {"int", "double", "uint"});
+            };
+        }
+
+        String num(int depth) {
+            int k = d.consumeInt(0, depth <= 0 ? 5 : 12);
+            return switch (k) {
+                case 0 -> field(dev.custody.engine.schema.FieldType.INTEGER, "1");
+                case 1 -> field(dev.custody.engine.schema.FieldType.NUMBER, "1.0");
+                case 2 -> pick(INTS);
+                case 3 -> pick(DOUBLES);
+                case 4 -> pick(UINTS);
+                case 5 -> "resource.decoded_args." + pick(DECODED);
+                case 6 -> "(" + num(depth - 1) + " " + pick(new String[] {"+", "-", "*", "/", "%"}) + " "
+                        + num(depth - 1) + ")";
+                case 7 -> "-" + num(depth - 1);
+                case 8 -> pick(new String[] {"int", "double", "uint"}) + "(" + num(depth - 1) + ")";
+                case 9 -> pick(new String[] {"int", "double", "uint"}) + "(" + str(depth - 1) + ")";
+                case 10 -> "(" + bool(depth - 1) + " ? " + num(depth - 1) + " : " + num(depth - 1) + ")";
+                case 11 -> "size(" + str(depth - 1) + ")";
+                default -> "dyn(" + num(depth - 1) + ")";
+            };
+        }
+
+        String str(int depth) {
+            int k = d.consumeInt(0, depth <= 0 ? 2 : 5);
+            return switch (k) {
+                case 0 -> field(dev.custody.engine.schema.FieldType.STRING, "'x'");
+                case 1 -> pick(STRINGS);
+                case 2 -> "resource.decoded_args." + pick(DECODED);
+                case 3 -> "(" + str(depth - 1) + " + " + str(depth - 1) + ")";
+                case 4 -> "string(" + num(depth - 1) + ")";
+                default -> str(depth - 1) + ".lowerAscii()";
+            };
+        }
     }
 
     /** Compiles and evaluates one condition on the action the bytes describe; fails on any broken invariant. */
