@@ -35,7 +35,7 @@ class PolicyDocumentFuzz {
         "policy_id", "data", "success", "withdrawal.create", "web3.contract_call", "ALLOW", "DENY", "active",
         "inactive", "pending", "99999999-9999-4999-8999-999999999999", "withdrawal.value_usd > 1000",
         "principal.role == 'signer'", "resource.decoded_args.to", "---", "- ", ": ", "|-", ">-", "&a", "*a", "!!str",
-        "!!binary", "<<: ", "\"\\u00e9\"", "\\\n", "'", "\""})
+        "!!binary", "<<: ", "\"\\u00e9\"", "'", "\""})
     void policyDocument(byte[] bytes) {
         check(bytes, "fuzz.yaml");
         int i = 0;
