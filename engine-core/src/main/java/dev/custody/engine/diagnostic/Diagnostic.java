@@ -36,6 +36,9 @@ public record Diagnostic(
         Objects.requireNonNull(code, "code");
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(pointer, "pointer");
+        // a message quotes user input (a status, a field name, a YAML key): it stays one line whatever that holds
+        message = DiagnosticFormatter.printable(message);
+        hint = hint == null ? null : DiagnosticFormatter.printable(hint);
     }
 
     /** An error at a position inside a condition. */

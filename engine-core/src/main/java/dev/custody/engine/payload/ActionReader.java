@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import dev.custody.engine.diagnostic.DiagnosticFormatter;
 import dev.custody.engine.diagnostic.JsonLimits;
 import dev.custody.engine.diagnostic.Suggestions;
 import dev.custody.engine.schema.Section;
@@ -124,7 +125,8 @@ public final class ActionReader {
      */
     public record Malformed(String message, String id, int column) implements Result {
         public Malformed {
-            Objects.requireNonNull(message, "message");
+            // one line whatever the quoted input holds (an `action` of "a\rb" is not a line break in a log)
+            message = DiagnosticFormatter.printable(Objects.requireNonNull(message, "message"));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.custody.engine.payload;
 
+import dev.custody.engine.diagnostic.DiagnosticFormatter;
 import java.util.Objects;
 
 /** The outcome of checking an {@link Action}: a {@link Payload}, or the reason it is malformed. */
@@ -15,7 +16,8 @@ public sealed interface PayloadResult permits PayloadResult.Valid, PayloadResult
     /** The action is malformed; {@code error} is a one-line message naming the field. */
     record Invalid(String error) implements PayloadResult {
         public Invalid {
-            Objects.requireNonNull(error, "error");
+            // one line whatever the quoted input holds
+            error = DiagnosticFormatter.printable(Objects.requireNonNull(error, "error"));
         }
     }
 }

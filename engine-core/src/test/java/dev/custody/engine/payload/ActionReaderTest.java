@@ -22,6 +22,22 @@ import org.junit.jupiter.api.Test;
 class ActionReaderTest {
     static final String W = "\"wallet_id\": \"00000000-0000-4000-8000-000000000001\"";
 
+    /**
+     * Found by ActionLineFuzz: a quoted value with a line break made the one-line message two lines (and a replay's
+     * text output a broken record). Control characters and line separators are written as escapes.
+     */
+    @Test
+    void aMalformedMessageStaysOneLineWhateverTheInputHolds() {
+        String line = "{\"id\": \"a-1\", \"action\": \"with\\r\\ndrawal.create\\u2028\"}";
+        ActionReader.Malformed m = assertInstanceOf(ActionReader.Malformed.class, ActionReader.read(line));
+        assertEquals("unknown action `with\\r\\ndrawal.create\\u2028` (did you mean `withdrawal.create`?)", m.message());
+        byte[] bytes = line.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(m, ActionReader.read(bytes, 0, bytes.length));
+        ActionReader.Malformed section = assertInstanceOf(ActionReader.Malformed.class,
+                ActionReader.read("{\"id\": \"a-2\", \"action\": \"withdrawal.create\", \"wallet\\t\": {}}"));
+        assertEquals("unknown property `wallet\\t` (did you mean `wallet`?)", section.message());
+    }
+
     @Test
     void aWithdrawalReadsIntoItsSectionsAsJacksonsUntypedReaderWouldButWithIntegersAsLongs() {
         ActionReader.Read r = assertInstanceOf(ActionReader.Read.class, ActionReader.read(
