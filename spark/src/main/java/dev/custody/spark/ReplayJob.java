@@ -248,11 +248,15 @@ public final class ReplayJob {
         if (args.master() != null) {
             builder.master(args.master());
             if (args.master().startsWith("local")) {
-                builder.config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4");
+                builder.config("spark.ui.enabled", "false");
             }
         }
         boolean own = SparkSession.getActiveSession().isEmpty() && SparkSession.getDefaultSession().isEmpty();
         SparkSession spark = builder.getOrCreate();
+        TaskCpu cpu = Boolean.getBoolean("custody.metrics") ? new TaskCpu() : null;
+        if (cpu != null) {
+            spark.sparkContext().addSparkListener(cpu);
+        }
         try {
             if (own) {
                 spark.sparkContext().setLogLevel("WARN");
@@ -262,8 +266,21 @@ public final class ReplayJob {
             if (fs.exists(outPath)) {
                 throw new java.nio.file.FileAlreadyExistsException(args.out());
             }
-            Dataset<Row> actions = ActionInput.read(spark, args.actions());
             CustodySpark.Options options = new CustodySpark.Options(args.velocity(), args.explain(), args.maxLine());
+            List<org.apache.hadoop.fs.Path> files = ActionInput.files(spark.sparkContext().hadoopConfiguration(),
+                    args.actions());
+            if (!args.diff() && !args.parquet() && !files.isEmpty() && !ActionInput.parquet(files, args.actions())) {
+                // JSONL in and out: one pass over the input, in split order, no sort (JsonlReplay)
+                JsonlReplay job = new JsonlReplay(spark, files);
+                shufflePartitions(spark, job.splits());
+                JsonlReplay.Counts counts = job.replay(policies, options, args.out());
+                if (cpu != null) {
+                    cpu.report(spark, counts.total(), err);
+                }
+                return summary(counts, args, loadFailed, err);
+            }
+            Dataset<Row> actions = ActionInput.read(spark, args.actions());
+            shufflePartitions(spark, actions.rdd().getNumPartitions());
             Dataset<Row> records = args.diff() ? CustodySpark.diff(spark, actions, base, head, options)
                     : CustodySpark.replay(spark, actions, policies, options);
             if (args.parquet()) {
@@ -291,6 +308,53 @@ public final class ReplayJob {
         err.println("error: the " + label + " could not be loaded; every action is denied (fail_closed):");
         errors.forEach(f -> err.println("  " + f.oneLine()));
         return true;
+    }
+
+    /**
+     * The executors' CPU time, summed over tasks from Spark's task metrics: with {@code -Dcustody.metrics=true},
+     * one more line on stderr (for the benchmarks; the job's other output is unchanged).
+     */
+    static final class TaskCpu extends org.apache.spark.scheduler.SparkListener {
+        private final java.util.concurrent.atomic.LongAdder cpuNanos = new java.util.concurrent.atomic.LongAdder();
+        private final java.util.concurrent.atomic.LongAdder runMillis = new java.util.concurrent.atomic.LongAdder();
+        private final java.util.concurrent.atomic.LongAdder tasks = new java.util.concurrent.atomic.LongAdder();
+
+        @Override
+        public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+            if (end.taskMetrics() != null) {
+                cpuNanos.add(end.taskMetrics().executorCpuTime());
+                runMillis.add(end.taskMetrics().executorRunTime());
+                tasks.increment();
+            }
+        }
+
+        void report(SparkSession spark, long decisions, PrintStream err) {
+            try {
+                spark.sparkContext().listenerBus().waitUntilEmpty();
+            } catch (java.util.concurrent.TimeoutException e) {
+                err.println("(executor CPU: the listener bus did not drain; the figure is partial)");
+            }
+            err.println(String.format(Locale.ROOT, "executor CPU: %.2f s in %d tasks (%.2f µs a decision); task run time "
+                    + "%.2f s", cpuNanos.sum() / 1e9, tasks.sum(), cpuNanos.sum() / 1e3 / Math.max(1, decisions),
+                    runMillis.sum() / 1e3));
+        }
+    }
+
+    /**
+     * Shuffle partitions as many as input splits (at least 2), unless the configuration names a number: the
+     * shuffled rows (ledger operations, figures) are smaller than the lines, and Spark's default of 200 is a task
+     * per partition even for a small stream.
+     */
+    private static void shufflePartitions(SparkSession spark, int splits) {
+        if (!spark.sparkContext().getConf().contains("spark.sql.shuffle.partitions")) {
+            spark.conf().set("spark.sql.shuffle.partitions", Integer.toString(Math.max(2, splits)));
+        }
+    }
+
+    /** The summary line and the exit code of a JSONL replay, from the job's counts. */
+    private static int summary(JsonlReplay.Counts c, Args args, boolean loadFailed, PrintStream err) {
+        return summary(c.total(), c.allow(), c.deny(), c.failClosed(), c.noMatch(), c.malformed(), c.compile(), args,
+                loadFailed, err);
     }
 
     /** Reads the written records back for the summary line and the exit code. */
@@ -328,6 +392,11 @@ public final class ReplayJob {
                 compile += n;
             }
         }
+        return summary(total, allow, deny, failClosed, noMatch, malformed, compile, args, loadFailed, err);
+    }
+
+    private static int summary(long total, long allow, long deny, long failClosed, long noMatch, long malformed,
+            long compile, Args args, boolean loadFailed, PrintStream err) {
         err.println(String.format(Locale.ROOT, "%d decisions: %d ALLOW, %d DENY (%d fail-closed), %d NO_MATCH; "
                 + "%d malformed lines; written to %s", total, allow, deny, failClosed, noMatch, malformed, args.out()));
         if (compile > 0 && !loadFailed) {

@@ -88,6 +88,63 @@ class CustodySparkTest {
     }
 
     @Test
+    void theOnePassJobKeepsStreamOrderAndLineNumbersAcrossManySplits() throws IOException {
+        // the hard stream with a byte-order mark, and malformed, blank and non-UTF-8 lines all through it, read in
+        // splits of 8 KiB: most splits do not start their file, so their malformed lines' numbers are placed after
+        // the job
+        List<byte[]> lines = new ArrayList<>();
+        for (String l : Files.readAllLines(Streams.perturbed(dir, 600, 5))) {
+            lines.add(l.getBytes(StandardCharsets.UTF_8));
+        }
+        for (int i = lines.size() - 7; i > 0; i -= 97) {
+            lines.add(i, ("{\"id\": \"cut-" + i + "\", \"action\": \"withdrawal.create\"").getBytes(StandardCharsets.UTF_8));
+            lines.add(i + 3, "   ".getBytes(StandardCharsets.UTF_8));
+            lines.add(i + 5, new byte[] {'{', '"', 'i', 'd', '"', ':', ' ', '"', (byte) 0xC3, '"', '}'});
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        bytes.write(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF});
+        for (byte[] l : lines) {
+            bytes.write(l);
+            bytes.write(lines.indexOf(l) % 3 == 0 ? new byte[] {'\r', '\n'} : new byte[] {'\n'});
+        }
+        Path stream = dir.resolve("cut.jsonl");
+        Files.write(stream, bytes.toByteArray());
+
+        org.apache.hadoop.conf.Configuration conf = spark.sparkContext().hadoopConfiguration();
+        conf.set("mapreduce.input.fileinputformat.split.maxsize", "8192");
+        try {
+            int splits = new JsonlReplay(spark, List.of(new org.apache.hadoop.fs.Path(stream.toString()))).splits();
+            assertTrue(splits > 20, splits + " splits");
+            for (String velocity : List.of("given", "derive")) {
+                List<String> expected = Streams.reference(stream, List.of(Streams.POLICIES), NOW, velocity.equals("derive"));
+                assertTrue(expected.stream().filter(r -> r.contains("\"failure\":\"malformed_action\"")).count() >= 12,
+                        "malformed lines");
+                Path out = dir.resolve("cut-" + velocity);
+                ByteArrayOutputStream err = new ByteArrayOutputStream();
+                assertEquals(1, runJob(err, "--master", "local[2]", "--policies", Streams.POLICIES.toString(), "--actions",
+                        stream.toString(), "--out", out.toString(), "--now", NOW.toString(), "--velocity", velocity));
+                List<String> written = new ArrayList<>();
+                try (Stream<Path> parts = Files.list(out)) {
+                    List<Path> files = parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList();
+                    assertEquals(splits, files.size());
+                    for (Path p : files) {
+                        Files.readAllLines(p).forEach(l -> written.add(Streams.zeroElapsed(l)));
+                    }
+                }
+                assertEquals(expected.size(), written.size(), velocity);
+                for (int i = 0; i < expected.size(); i++) {
+                    assertEquals(expected.get(i), written.get(i), velocity + " record " + i);
+                }
+                long malformed = expected.stream().filter(r -> r.contains("\"failure\":\"malformed_action\"")).count();
+                assertTrue(err.toString(StandardCharsets.UTF_8).startsWith(expected.size() + " decisions: "), err.toString());
+                assertTrue(err.toString(StandardCharsets.UTF_8).contains("; " + malformed + " malformed lines; "), err.toString());
+            }
+        } finally {
+            conf.unset("mapreduce.input.fileinputformat.split.maxsize");
+        }
+    }
+
+    @Test
     void windowFunctionsGiveTheLedgersFiguresOnAHardStream() throws IOException {
         // the figures themselves, not only the decisions (the example policies rarely reach a velocity limit)
         Path stream = Streams.perturbed(dir, 1500, 23);

@@ -134,7 +134,8 @@ final class Streams {
         Replayer replayer = new Replayer(engine, ledger, false, false);
         List<String> out = new ArrayList<>();
         JsonFactory f = new JsonFactory();
-        try (ActionStream s = new ActionStream(Files.newBufferedReader(stream, StandardCharsets.UTF_8))) {
+        // bytes, as custody replay reads them (a byte-order mark dropped, bytes that are not UTF-8 read as U+0000)
+        try (ActionStream s = new ActionStream(Files.newInputStream(stream))) {
             ActionStream.Line line;
             while ((line = s.next()) != null) {
                 Replayer.Step step = replayer.sequence(line);
@@ -163,7 +164,8 @@ final class Streams {
         Clock clock = Clock.fixed(now, ZoneOffset.UTC);
         StreamLedger ledger = new StreamLedger(VelocityLedger.builder().lateness(CustodySpark.LATENESS).build(), false, clock);
         Map<Long, String> out = new LinkedHashMap<>();
-        try (ActionStream s = new ActionStream(Files.newBufferedReader(stream, StandardCharsets.UTF_8))) {
+        // bytes, as custody replay reads them (a byte-order mark dropped, bytes that are not UTF-8 read as U+0000)
+        try (ActionStream s = new ActionStream(Files.newInputStream(stream))) {
             ActionStream.Line line;
             while ((line = s.next()) != null) {
                 if (line instanceof ActionStream.SettlementLine st) {
