@@ -133,7 +133,8 @@ final class JsonlReplay {
         Broadcast<PolicySet> set = sc.broadcast(policies);
         int maxLine = options.maxLine();
         boolean explain = options.explain();
-        boolean derive = options.velocity() == CustodySpark.VelocityMode.DERIVE;
+        // empty files only: no split, nothing to derive
+        boolean derive = options.velocity() == CustodySpark.VelocityMode.DERIVE && n > 0;
         java.time.Instant now = policies.now();
         int[] fileOf = in.fileOf();
         boolean[] firstOfFile = in.firstOfFile();

@@ -45,20 +45,21 @@ public final class ReplayJob {
             usage: ReplayJob (--policies PATH... | --base PATH... --head PATH...) --actions PATH --out DIR
                              [--out-format jsonl|parquet] [--velocity derive|given] [--master URL]
                              [--now INSTANT] [--time-budget DURATION] [--explain] [--max-line-length N]
-                             [--fail-on-change]
+                             [--cost-limit UNITS] [--fail-on-change]
               --actions PATH   a file, directory or glob of JSONL (or Parquet) action streams
               --out DIR        where the records go (must not exist): JSONL text or Parquet part files
               --velocity       derive (default): absent wallet/workspace sections from the stream; given: as given
               --master URL     Spark master (e.g. local[2]); spark-submit sets it otherwise
               --now INSTANT    instant of actions without `at` (default: the job's start)
-              --time-budget D  CPU-time backstop of one evaluation (default: 1s); decisions are bounded by the engine's default cost limit
+              --time-budget D  CPU-time backstop of one evaluation (default: 1s)
+              --cost-limit N   cost limit of one evaluation, in units (default: 400000); past it: DENY, cost_budget
             `--assume-settled` is not offered: realized outflow that depends on earlier decisions is sequential.
             """;
 
     /** The parsed command line. */
     record Args(List<Path> policies, List<Path> base, List<Path> head, String actions, String out, boolean parquet,
-            CustodySpark.VelocityMode velocity, String master, Instant now, Duration timeBudget, boolean explain,
-            int maxLine, boolean failOnChange) {
+            CustodySpark.VelocityMode velocity, String master, Instant now, Duration timeBudget, long costLimit,
+            boolean explain, int maxLine, boolean failOnChange) {
         boolean diff() {
             return !base.isEmpty();
         }
@@ -130,6 +131,7 @@ public final class ReplayJob {
         String master = null;
         Instant now = null;
         Duration budget = PolicyEngine.DEFAULT_TIME_BUDGET;
+        long costLimit = dev.custody.engine.compile.CostMeter.DEFAULT_LIMIT;
         boolean explain = false;
         boolean failOnChange = false;
         int maxLine = dev.custody.engine.replay.ActionStream.DEFAULT_MAX_LINE;
@@ -164,6 +166,18 @@ public final class ReplayJob {
                     }
                 }
                 case "--time-budget" -> budget = duration(value(argv, ++i, a));
+                case "--cost-limit" -> {
+                    // as custody replay reads it: a positive whole number, `_` allowed between digits
+                    String v = value(argv, ++i, a);
+                    try {
+                        costLimit = Long.parseLong(v.trim().replace("_", ""));
+                    } catch (NumberFormatException e) {
+                        throw new UsageException("`" + v + "` is not a whole number of cost units such as `1000000`");
+                    }
+                    if (costLimit < 1) {
+                        throw new UsageException("cost limit `" + v + "` must be positive");
+                    }
+                }
                 case "--max-line-length" -> {
                     String v = value(argv, ++i, a);
                     try {
@@ -196,7 +210,7 @@ public final class ReplayJob {
         }
         return new Args(policies, base, head, actions, out, outFormat.equals("parquet"),
                 velocity.equals("given") ? CustodySpark.VelocityMode.GIVEN : CustodySpark.VelocityMode.DERIVE, master,
-                now, budget, explain, maxLine, failOnChange);
+                now, budget, costLimit, explain, maxLine, failOnChange);
     }
 
     private static List<Path> add(List<Path> list, String[] argv, int i, String option) throws UsageException {
@@ -231,9 +245,12 @@ public final class ReplayJob {
 
     private static int execute(Args args, PrintStream err) throws IOException {
         Instant now = args.now() == null ? Instant.now() : args.now();
-        PolicySet policies = args.diff() ? null : PolicySet.read(args.policies(), now, args.timeBudget());
-        PolicySet base = args.diff() ? PolicySet.read(args.base(), now, args.timeBudget()) : null;
-        PolicySet head = args.diff() ? PolicySet.read(args.head(), now, args.timeBudget()) : null;
+        PolicySet policies = args.diff() ? null
+                : PolicySet.read(args.policies(), now, args.timeBudget()).withCostLimit(args.costLimit());
+        PolicySet base = args.diff() ? PolicySet.read(args.base(), now, args.timeBudget()).withCostLimit(args.costLimit())
+                : null;
+        PolicySet head = args.diff() ? PolicySet.read(args.head(), now, args.timeBudget()).withCostLimit(args.costLimit())
+                : null;
         boolean loadFailed = false;
         for (PolicySet s : args.diff() ? List.of(base, head) : List.of(policies)) {
             String label = s == policies ? "policies" : s == base ? "base policies" : "head policies";

@@ -255,12 +255,40 @@ class CustodySparkTest {
     }
 
     @Test
+    void costLimitBoundsEveryDecisionAsTheReplaysDoes() throws IOException {
+        // 150 units: about one action in six needs more (custody replay --cost-limit 150 denies 201 of the 1200)
+        List<String> expected = Streams.reference(Streams.EXAMPLE_STREAM, List.of(Streams.POLICIES), NOW, false, 150);
+        long overBudget = expected.stream().filter(r -> r.contains("\"failure\":\"cost_budget\"")).count();
+        assertTrue(overBudget > 100 && overBudget < expected.size() / 2, overBudget + " over the budget");
+        for (String velocity : List.of("given", "derive")) {
+            Path out = dir.resolve("cost-" + velocity);
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            assertEquals(0, runJob(err, "--master", "local[2]", "--policies", Streams.POLICIES.toString(), "--actions",
+                    Streams.EXAMPLE_STREAM.toString(), "--out", out.toString(), "--now", NOW.toString(), "--velocity",
+                    velocity, "--cost-limit", "1_50"), err.toString(StandardCharsets.UTF_8));
+            List<String> written = new ArrayList<>();
+            try (Stream<Path> parts = Files.list(out)) {
+                for (Path p : parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
+                    Files.readAllLines(p).forEach(l -> written.add(Streams.zeroElapsed(l)));
+                }
+            }
+            assertEquals(expected, written, velocity);
+        }
+    }
+
+    @Test
     void badOptionsAndMissingPathsAreOneLineErrors() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--assume-settled"));
         assertEquals("error: --assume-settled is not supported by the Spark job: realized outflow that depends on "
                 + "earlier decisions is sequential; use `custody replay --assume-settled`, or give settlement records and "
                 + "--velocity derive\n(run with --help for the options)\n", err.toString(StandardCharsets.UTF_8));
+        assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--cost-limit", "0"));
+        assertEquals("error: cost limit `0` must be positive\n(run with --help for the options)\n",
+                err.toString(StandardCharsets.UTF_8));
+        assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--cost-limit", "lots"));
+        assertEquals("error: `lots` is not a whole number of cost units such as `1000000`\n(run with --help for the "
+                + "options)\n", err.toString(StandardCharsets.UTF_8));
         assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--velocity", "guess"));
         assertEquals("error: `guess` is not one of derive, given for --velocity\n(run with --help for the options)\n",
                 err.toString(StandardCharsets.UTF_8));

@@ -126,9 +126,15 @@ final class Streams {
 
     /** The records {@code custody replay --format jsonl} writes for a stream, {@code elapsed_us} zeroed. */
     static List<String> reference(Path stream, List<Path> policies, Instant now, boolean derive) throws IOException {
+        return reference(stream, policies, now, derive, dev.custody.engine.compile.CostMeter.DEFAULT_LIMIT);
+    }
+
+    /** The same, with {@code --cost-limit}. */
+    static List<String> reference(Path stream, List<Path> policies, Instant now, boolean derive, long costLimit)
+            throws IOException {
         Clock clock = Clock.fixed(now, ZoneOffset.UTC);
         PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(policies)).clock(clock)
-                .timeBudget(Duration.ofMillis(100)).build();
+                .timeBudget(Duration.ofMillis(100)).costLimit(costLimit).build();
         StreamLedger ledger = derive ? new StreamLedger(VelocityLedger.builder().lateness(CustodySpark.LATENESS).build(),
                 false, clock) : null;
         Replayer replayer = new Replayer(engine, ledger, false, false);
