@@ -90,7 +90,7 @@ class CustodySparkTest {
     @Test
     void theOnePassJobKeepsStreamOrderAndLineNumbersAcrossManySplits() throws IOException {
         // the hard stream with a byte-order mark, and malformed, blank and non-UTF-8 lines all through it, read in
-        // splits of 8 KiB: most splits do not start their file, so their malformed lines' numbers are placed after
+        // splits of 16 KiB: most splits do not start their file, so their malformed lines' numbers are placed after
         // the job
         List<byte[]> lines = new ArrayList<>();
         for (String l : Files.readAllLines(Streams.perturbed(dir, 600, 5))) {
@@ -111,7 +111,7 @@ class CustodySparkTest {
         Files.write(stream, bytes.toByteArray());
 
         org.apache.hadoop.conf.Configuration conf = spark.sparkContext().hadoopConfiguration();
-        conf.set("mapreduce.input.fileinputformat.split.maxsize", "8192");
+        conf.set("mapreduce.input.fileinputformat.split.maxsize", "16384");
         try {
             int splits = new JsonlReplay(spark, List.of(new org.apache.hadoop.fs.Path(stream.toString()))).splits();
             assertTrue(splits > 20, splits + " splits");
