@@ -230,19 +230,34 @@ public final class CustodySpark {
             return rejected == null ? null : new Outcome(pos, s.number(), null, StreamLines.malformed(s, rejected));
         }
         ActionStream.ActionLine a = (ActionStream.ActionLine) line;
+        JsonlReplay.Figures f = JsonlReplay.Figures.of(r);
+        List<Decision> ds = new ArrayList<>(engines.size());
+        for (PolicyEngine e : engines) {
+            ds.add(derivedDecision(a, f, e, now, explain));
+        }
+        return new Outcome(pos, a.number(), ds, null);
+    }
+
+    /**
+     * The decision on an action line with velocity derived: its absent sections filled from its figures (null when
+     * it has none), or the ledger's refusal as a fail-closed decision.
+     */
+    static Decision derivedDecision(ActionStream.ActionLine a, JsonlReplay.Figures f, PolicyEngine engine, Instant now,
+            boolean explain) {
         Action action = StreamLines.withInstant(a.action(), now);
         String[] keys = StreamLines.keys(action);
-        String unavailable = null;
         if (keys != null && StreamLines.needsVelocity(action)) {
-            int refused = r.fieldIndex("refused_m");
             if (!StreamLines.inRange(action.at())) {
-                unavailable = StreamLines.rangeError(action, keys);
-            } else if (!r.isNullAt(refused)) {
-                unavailable = StreamLines.lateError(action.at(), r.getLong(refused), LATENESS);
-            } else if (r.isNullAt(r.fieldIndex("wallet_o1"))) {
+                String error = StreamLines.rangeError(action, keys);
+                if (error != null) {
+                    return StreamLines.unavailable(action, error);
+                }
+            } else if (f != null && f.refusedM != null) {
+                return StreamLines.unavailable(action, StreamLines.lateError(action.at(), f.refusedM, LATENESS));
+            } else if (f == null || f.usd == null) {
                 throw new IllegalStateException("no velocity figures for line " + a.number());
             } else {
-                Velocity v = VelocityWindows.velocity(r);
+                Velocity v = f.velocity();
                 if (action.sections().get("wallet") == null) {
                     action = action.withSection("wallet", v.walletSection());
                 }
@@ -251,11 +266,7 @@ public final class CustodySpark {
                 }
             }
         }
-        List<Decision> ds = new ArrayList<>(engines.size());
-        for (PolicyEngine e : engines) {
-            ds.add(unavailable != null ? StreamLines.unavailable(action, unavailable) : e.evaluate(action, explain));
-        }
-        return new Outcome(pos, a.number(), ds, null);
+        return engine.evaluate(action, explain);
     }
 
     /** A partition's rows mapped one by one, nulls dropped. */

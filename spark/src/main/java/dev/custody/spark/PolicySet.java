@@ -41,14 +41,35 @@ public final class PolicySet implements Serializable {
     private final List<byte[]> contents;
     private final Instant now;
     private final Duration timeBudget;
+    private final long costLimit;
     private final String key;
 
     private PolicySet(List<String> names, List<byte[]> contents, Instant now, Duration timeBudget) {
+        this(names, contents, now, timeBudget, dev.custody.engine.compile.CostMeter.DEFAULT_LIMIT);
+    }
+
+    private PolicySet(List<String> names, List<byte[]> contents, Instant now, Duration timeBudget, long costLimit) {
         this.names = List.copyOf(names);
         this.contents = contents.stream().map(byte[]::clone).toList();
         this.now = Objects.requireNonNull(now, "now");
         this.timeBudget = Objects.requireNonNull(timeBudget, "timeBudget");
+        this.costLimit = dev.custody.engine.compile.CostMeter.checkLimit(costLimit);
         this.key = fingerprint();
+    }
+
+    /**
+     * These policies with another cost limit of one evaluation ({@code custody replay --cost-limit}; the default
+     * is the engine's).
+     *
+     * @throws IllegalArgumentException when the limit is not positive
+     */
+    public PolicySet withCostLimit(long limit) {
+        return new PolicySet(names, contents, now, timeBudget, limit);
+    }
+
+    /** The cost limit of one evaluation. */
+    public long costLimit() {
+        return costLimit;
     }
 
     /**
@@ -109,6 +130,7 @@ public final class PolicySet implements Serializable {
                 .compiler(compiler())
                 .clock(Clock.fixed(now, ZoneOffset.UTC))
                 .timeBudget(timeBudget)
+                .costLimit(costLimit)
                 .build();
     }
 
@@ -136,7 +158,7 @@ public final class PolicySet implements Serializable {
                 md.update(Integer.toString(contents.get(i).length).getBytes(StandardCharsets.US_ASCII));
                 md.update(contents.get(i));
             }
-            md.update((now + "|" + timeBudget).getBytes(StandardCharsets.UTF_8));
+            md.update((now + "|" + timeBudget + "|" + costLimit).getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(md.digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);

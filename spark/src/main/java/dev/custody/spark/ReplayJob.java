@@ -45,20 +45,21 @@ public final class ReplayJob {
             usage: ReplayJob (--policies PATH... | --base PATH... --head PATH...) --actions PATH --out DIR
                              [--out-format jsonl|parquet] [--velocity derive|given] [--master URL]
                              [--now INSTANT] [--time-budget DURATION] [--explain] [--max-line-length N]
-                             [--fail-on-change]
+                             [--cost-limit UNITS] [--fail-on-change]
               --actions PATH   a file, directory or glob of JSONL (or Parquet) action streams
               --out DIR        where the records go (must not exist): JSONL text or Parquet part files
               --velocity       derive (default): absent wallet/workspace sections from the stream; given: as given
               --master URL     Spark master (e.g. local[2]); spark-submit sets it otherwise
               --now INSTANT    instant of actions without `at` (default: the job's start)
-              --time-budget D  CPU-time backstop of one evaluation (default: 1s); decisions are bounded by the engine's default cost limit
+              --time-budget D  CPU-time backstop of one evaluation (default: 1s)
+              --cost-limit N   cost limit of one evaluation, in units (default: 400000); past it: DENY, cost_budget
             `--assume-settled` is not offered: realized outflow that depends on earlier decisions is sequential.
             """;
 
     /** The parsed command line. */
     record Args(List<Path> policies, List<Path> base, List<Path> head, String actions, String out, boolean parquet,
-            CustodySpark.VelocityMode velocity, String master, Instant now, Duration timeBudget, boolean explain,
-            int maxLine, boolean failOnChange) {
+            CustodySpark.VelocityMode velocity, String master, Instant now, Duration timeBudget, long costLimit,
+            boolean explain, int maxLine, boolean failOnChange) {
         boolean diff() {
             return !base.isEmpty();
         }
@@ -130,6 +131,7 @@ public final class ReplayJob {
         String master = null;
         Instant now = null;
         Duration budget = PolicyEngine.DEFAULT_TIME_BUDGET;
+        long costLimit = dev.custody.engine.compile.CostMeter.DEFAULT_LIMIT;
         boolean explain = false;
         boolean failOnChange = false;
         int maxLine = dev.custody.engine.replay.ActionStream.DEFAULT_MAX_LINE;
@@ -164,6 +166,18 @@ public final class ReplayJob {
                     }
                 }
                 case "--time-budget" -> budget = duration(value(argv, ++i, a));
+                case "--cost-limit" -> {
+                    // as custody replay reads it: a positive whole number, `_` allowed between digits
+                    String v = value(argv, ++i, a);
+                    try {
+                        costLimit = Long.parseLong(v.trim().replace("_", ""));
+                    } catch (NumberFormatException e) {
+                        throw new UsageException("`" + v + "` is not a whole number of cost units such as `1000000`");
+                    }
+                    if (costLimit < 1) {
+                        throw new UsageException("cost limit `" + v + "` must be positive");
+                    }
+                }
                 case "--max-line-length" -> {
                     String v = value(argv, ++i, a);
                     try {
@@ -196,7 +210,7 @@ public final class ReplayJob {
         }
         return new Args(policies, base, head, actions, out, outFormat.equals("parquet"),
                 velocity.equals("given") ? CustodySpark.VelocityMode.GIVEN : CustodySpark.VelocityMode.DERIVE, master,
-                now, budget, explain, maxLine, failOnChange);
+                now, budget, costLimit, explain, maxLine, failOnChange);
     }
 
     private static List<Path> add(List<Path> list, String[] argv, int i, String option) throws UsageException {
@@ -231,9 +245,12 @@ public final class ReplayJob {
 
     private static int execute(Args args, PrintStream err) throws IOException {
         Instant now = args.now() == null ? Instant.now() : args.now();
-        PolicySet policies = args.diff() ? null : PolicySet.read(args.policies(), now, args.timeBudget());
-        PolicySet base = args.diff() ? PolicySet.read(args.base(), now, args.timeBudget()) : null;
-        PolicySet head = args.diff() ? PolicySet.read(args.head(), now, args.timeBudget()) : null;
+        PolicySet policies = args.diff() ? null
+                : PolicySet.read(args.policies(), now, args.timeBudget()).withCostLimit(args.costLimit());
+        PolicySet base = args.diff() ? PolicySet.read(args.base(), now, args.timeBudget()).withCostLimit(args.costLimit())
+                : null;
+        PolicySet head = args.diff() ? PolicySet.read(args.head(), now, args.timeBudget()).withCostLimit(args.costLimit())
+                : null;
         boolean loadFailed = false;
         for (PolicySet s : args.diff() ? List.of(base, head) : List.of(policies)) {
             String label = s == policies ? "policies" : s == base ? "base policies" : "head policies";
@@ -248,11 +265,15 @@ public final class ReplayJob {
         if (args.master() != null) {
             builder.master(args.master());
             if (args.master().startsWith("local")) {
-                builder.config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4");
+                builder.config("spark.ui.enabled", "false");
             }
         }
         boolean own = SparkSession.getActiveSession().isEmpty() && SparkSession.getDefaultSession().isEmpty();
         SparkSession spark = builder.getOrCreate();
+        TaskCpu cpu = Boolean.getBoolean("custody.metrics") ? new TaskCpu() : null;
+        if (cpu != null) {
+            spark.sparkContext().addSparkListener(cpu);
+        }
         try {
             if (own) {
                 spark.sparkContext().setLogLevel("WARN");
@@ -262,8 +283,21 @@ public final class ReplayJob {
             if (fs.exists(outPath)) {
                 throw new java.nio.file.FileAlreadyExistsException(args.out());
             }
-            Dataset<Row> actions = ActionInput.read(spark, args.actions());
             CustodySpark.Options options = new CustodySpark.Options(args.velocity(), args.explain(), args.maxLine());
+            List<org.apache.hadoop.fs.Path> files = ActionInput.files(spark.sparkContext().hadoopConfiguration(),
+                    args.actions());
+            if (!args.diff() && !args.parquet() && !files.isEmpty() && !ActionInput.parquet(files, args.actions())) {
+                // JSONL in and out: one pass over the input, in split order, no sort (JsonlReplay)
+                JsonlReplay job = new JsonlReplay(spark, files);
+                shufflePartitions(spark, job.splits());
+                JsonlReplay.Counts counts = job.replay(policies, options, args.out());
+                if (cpu != null) {
+                    cpu.report(spark, counts.total(), err);
+                }
+                return summary(counts, args, loadFailed, err);
+            }
+            Dataset<Row> actions = ActionInput.read(spark, args.actions());
+            shufflePartitions(spark, actions.rdd().getNumPartitions());
             Dataset<Row> records = args.diff() ? CustodySpark.diff(spark, actions, base, head, options)
                     : CustodySpark.replay(spark, actions, policies, options);
             if (args.parquet()) {
@@ -291,6 +325,53 @@ public final class ReplayJob {
         err.println("error: the " + label + " could not be loaded; every action is denied (fail_closed):");
         errors.forEach(f -> err.println("  " + f.oneLine()));
         return true;
+    }
+
+    /**
+     * The executors' CPU time, summed over tasks from Spark's task metrics: with {@code -Dcustody.metrics=true},
+     * one more line on stderr (for the benchmarks; the job's other output is unchanged).
+     */
+    static final class TaskCpu extends org.apache.spark.scheduler.SparkListener {
+        private final java.util.concurrent.atomic.LongAdder cpuNanos = new java.util.concurrent.atomic.LongAdder();
+        private final java.util.concurrent.atomic.LongAdder runMillis = new java.util.concurrent.atomic.LongAdder();
+        private final java.util.concurrent.atomic.LongAdder tasks = new java.util.concurrent.atomic.LongAdder();
+
+        @Override
+        public void onTaskEnd(org.apache.spark.scheduler.SparkListenerTaskEnd end) {
+            if (end.taskMetrics() != null) {
+                cpuNanos.add(end.taskMetrics().executorCpuTime());
+                runMillis.add(end.taskMetrics().executorRunTime());
+                tasks.increment();
+            }
+        }
+
+        void report(SparkSession spark, long decisions, PrintStream err) {
+            try {
+                spark.sparkContext().listenerBus().waitUntilEmpty();
+            } catch (java.util.concurrent.TimeoutException e) {
+                err.println("(executor CPU: the listener bus did not drain; the figure is partial)");
+            }
+            err.println(String.format(Locale.ROOT, "executor CPU: %.2f s in %d tasks (%.2f µs a decision); task run time "
+                    + "%.2f s", cpuNanos.sum() / 1e9, tasks.sum(), cpuNanos.sum() / 1e3 / Math.max(1, decisions),
+                    runMillis.sum() / 1e3));
+        }
+    }
+
+    /**
+     * Shuffle partitions as many as input splits (at least 2), unless the configuration names a number: the
+     * shuffled rows (ledger operations, figures) are smaller than the lines, and Spark's default of 200 is a task
+     * per partition even for a small stream.
+     */
+    private static void shufflePartitions(SparkSession spark, int splits) {
+        if (!spark.sparkContext().getConf().contains("spark.sql.shuffle.partitions")) {
+            spark.conf().set("spark.sql.shuffle.partitions", Integer.toString(Math.max(2, splits)));
+        }
+    }
+
+    /** The summary line and the exit code of a JSONL replay, from the job's counts. */
+    private static int summary(JsonlReplay.Counts c, Args args, boolean loadFailed, PrintStream err) {
+        return summary(c.total(), c.allow(), c.deny(), c.failClosed(), c.noMatch(), c.malformed(), c.compile(), args,
+                loadFailed, err);
     }
 
     /** Reads the written records back for the summary line and the exit code. */
@@ -328,6 +409,11 @@ public final class ReplayJob {
                 compile += n;
             }
         }
+        return summary(total, allow, deny, failClosed, noMatch, malformed, compile, args, loadFailed, err);
+    }
+
+    private static int summary(long total, long allow, long deny, long failClosed, long noMatch, long malformed,
+            long compile, Args args, boolean loadFailed, PrintStream err) {
         err.println(String.format(Locale.ROOT, "%d decisions: %d ALLOW, %d DENY (%d fail-closed), %d NO_MATCH; "
                 + "%d malformed lines; written to %s", total, allow, deny, failClosed, noMatch, malformed, args.out()));
         if (compile > 0 && !loadFailed) {

@@ -79,37 +79,44 @@ final class VelocityWindows {
             .add("v", DataTypes.LongType, false)
             .add("query", DataTypes.BooleanType, false);
 
-    private static final StructType OPS_M = OPS.add("m", DataTypes.LongType, true);
+    /** {@link #OPS} with the input split of the line: the figures then carry it too. */
+    static final StructType OPS_SPLIT = OPS.add("split", DataTypes.IntegerType, false);
 
     private VelocityWindows() {}
 
     /** The ledger operations of one line (none for most non-withdrawal lines). */
     static List<Row> ops(long pos, long number, String text, Instant now, int maxLine) {
-        ActionStream.Line line = StreamLines.parse(number, text, maxLine);
+        Object[] op = op(pos, StreamLines.parse(number, text, maxLine), now);
+        return op == null ? List.of() : List.of(RowFactory.create(op));
+    }
+
+    /** The ledger operation of one line read (the values of an {@link #OPS} row), or null when it has none. */
+    static Object[] op(long pos, ActionStream.Line line, Instant now) {
         if (line instanceof ActionStream.ActionLine a) {
             Action action = StreamLines.withInstant(a.action(), now);
             String[] k = StreamLines.keys(action);
             if (k == null || !StreamLines.inRange(action.at())) {
-                return List.of();
+                return null;
             }
-            return List.of(RowFactory.create(pos, WITHDRAWAL, StreamLines.nanos(action.at()), k[0], k[1], k[2], 0L,
-                    StreamLines.needsVelocity(action)));
+            return new Object[] {pos, WITHDRAWAL, StreamLines.nanos(action.at()), k[0], k[1], k[2], 0L,
+                    StreamLines.needsVelocity(action)};
         }
         if (line instanceof ActionStream.SettlementLine s && StreamLines.settlementRejected(s) == null) {
             var st = s.settlement();
             long v = st.status().realized() ? st.valueUsd().setScale(6, java.math.RoundingMode.HALF_EVEN)
                     .movePointRight(6).longValueExact() : 0L;
-            return List.of(RowFactory.create(pos, SETTLEMENT, StreamLines.nanos(st.at()),
+            return new Object[] {pos, SETTLEMENT, StreamLines.nanos(st.at()),
                     st.walletId().toLowerCase(java.util.Locale.ROOT), st.workspaceId().toLowerCase(java.util.Locale.ROOT),
-                    st.networkCode(), v, false));
+                    st.networkCode(), v, false};
         }
-        return List.of();
+        return null;
     }
 
     /**
      * For every withdrawal that lacks a velocity section: {@code pos}, {@code refused_m} (the watermark that
      * refuses its query, else null) and the figures {@code wallet_o1, wallet_o6, wallet_o24, wallet_c,
-     * workspace_…, network_…} (micro-dollars and counts; null when refused).
+     * workspace_…, network_…} (micro-dollars and counts; null when refused); and {@code split} when the
+     * operations carry it ({@link #OPS_SPLIT}).
      */
     static Dataset<Row> figures(SparkSession spark, Dataset<Row> ops, Duration lateness) {
         JavaRDD<Row> sorted = ops.sort("pos").javaRDD().persist(StorageLevel.MEMORY_AND_DISK());
@@ -126,6 +133,8 @@ final class VelocityWindows {
             before[p] = running;
             running = Math.max(running, maxima.get(p));
         }
+        int width = ops.schema().size();
+        boolean split = width > OPS.size();
         JavaRDD<Row> withM = sorted.mapPartitionsWithIndex((p, it) -> new Iterator<Row>() {
             long m = before[p];
 
@@ -137,16 +146,16 @@ final class VelocityWindows {
             @Override
             public Row next() {
                 Row r = it.next();
-                Object[] v = new Object[9];
-                for (int i = 0; i < 8; i++) {
+                Object[] v = new Object[width + 1];
+                for (int i = 0; i < width; i++) {
                     v[i] = r.get(i);
                 }
-                v[8] = m == Long.MIN_VALUE ? null : m;
+                v[width] = m == Long.MIN_VALUE ? null : m;
                 m = Math.max(m, r.getLong(2));
                 return RowFactory.create(v);
             }
         }, true);
-        Dataset<Row> o = spark.createDataFrame(withM, OPS_M)
+        Dataset<Row> o = spark.createDataFrame(withM, ops.schema().add("m", DataTypes.LongType, true))
                 .withColumn("late", coalesce(col("t").lt(col("m")), lit(false)))
                 .withColumn("refused", col("query").and(coalesce(col("t").lt(col("m").minus(lateness.toNanos())), lit(false))))
                 .persist(StorageLevel.MEMORY_AND_DISK());
@@ -161,7 +170,8 @@ final class VelocityWindows {
         }
         Dataset<Row> answered = perScope.groupBy("pos").agg(figures.get(0), figures.subList(1, figures.size()).toArray(Column[]::new));
         return o.filter(col("query"))
-                .select(col("pos"), when(col("refused"), col("m")).as("refused_m"))
+                .select(split ? new Column[] {col("pos"), when(col("refused"), col("m")).as("refused_m"), col("split")}
+                        : new Column[] {col("pos"), when(col("refused"), col("m")).as("refused_m")})
                 .join(answered, seq("pos"), "left");
     }
 

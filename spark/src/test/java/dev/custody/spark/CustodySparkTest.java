@@ -88,6 +88,63 @@ class CustodySparkTest {
     }
 
     @Test
+    void theOnePassJobKeepsStreamOrderAndLineNumbersAcrossManySplits() throws IOException {
+        // the hard stream with a byte-order mark, and malformed, blank and non-UTF-8 lines all through it, read in
+        // splits of 16 KiB: most splits do not start their file, so their malformed lines' numbers are placed after
+        // the job
+        List<byte[]> lines = new ArrayList<>();
+        for (String l : Files.readAllLines(Streams.perturbed(dir, 600, 5))) {
+            lines.add(l.getBytes(StandardCharsets.UTF_8));
+        }
+        for (int i = lines.size() - 7; i > 0; i -= 97) {
+            lines.add(i, ("{\"id\": \"cut-" + i + "\", \"action\": \"withdrawal.create\"").getBytes(StandardCharsets.UTF_8));
+            lines.add(i + 3, "   ".getBytes(StandardCharsets.UTF_8));
+            lines.add(i + 5, new byte[] {'{', '"', 'i', 'd', '"', ':', ' ', '"', (byte) 0xC3, '"', '}'});
+        }
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        bytes.write(new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF});
+        for (byte[] l : lines) {
+            bytes.write(l);
+            bytes.write(lines.indexOf(l) % 3 == 0 ? new byte[] {'\r', '\n'} : new byte[] {'\n'});
+        }
+        Path stream = dir.resolve("cut.jsonl");
+        Files.write(stream, bytes.toByteArray());
+
+        org.apache.hadoop.conf.Configuration conf = spark.sparkContext().hadoopConfiguration();
+        conf.set("mapreduce.input.fileinputformat.split.maxsize", "16384");
+        try {
+            int splits = new JsonlReplay(spark, List.of(new org.apache.hadoop.fs.Path(stream.toString()))).splits();
+            assertTrue(splits > 20, splits + " splits");
+            for (String velocity : List.of("given", "derive")) {
+                List<String> expected = Streams.reference(stream, List.of(Streams.POLICIES), NOW, velocity.equals("derive"));
+                assertTrue(expected.stream().filter(r -> r.contains("\"failure\":\"malformed_action\"")).count() >= 12,
+                        "malformed lines");
+                Path out = dir.resolve("cut-" + velocity);
+                ByteArrayOutputStream err = new ByteArrayOutputStream();
+                assertEquals(1, runJob(err, "--master", "local[2]", "--policies", Streams.POLICIES.toString(), "--actions",
+                        stream.toString(), "--out", out.toString(), "--now", NOW.toString(), "--velocity", velocity));
+                List<String> written = new ArrayList<>();
+                try (Stream<Path> parts = Files.list(out)) {
+                    List<Path> files = parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList();
+                    assertEquals(splits, files.size());
+                    for (Path p : files) {
+                        Files.readAllLines(p).forEach(l -> written.add(Streams.zeroElapsed(l)));
+                    }
+                }
+                assertEquals(expected.size(), written.size(), velocity);
+                for (int i = 0; i < expected.size(); i++) {
+                    assertEquals(expected.get(i), written.get(i), velocity + " record " + i);
+                }
+                long malformed = expected.stream().filter(r -> r.contains("\"failure\":\"malformed_action\"")).count();
+                assertTrue(err.toString(StandardCharsets.UTF_8).startsWith(expected.size() + " decisions: "), err.toString());
+                assertTrue(err.toString(StandardCharsets.UTF_8).contains("; " + malformed + " malformed lines; "), err.toString());
+            }
+        } finally {
+            conf.unset("mapreduce.input.fileinputformat.split.maxsize");
+        }
+    }
+
+    @Test
     void windowFunctionsGiveTheLedgersFiguresOnAHardStream() throws IOException {
         // the figures themselves, not only the decisions (the example policies rarely reach a velocity limit)
         Path stream = Streams.perturbed(dir, 1500, 23);
@@ -198,12 +255,40 @@ class CustodySparkTest {
     }
 
     @Test
+    void costLimitBoundsEveryDecisionAsTheReplaysDoes() throws IOException {
+        // 150 units: about one action in six needs more (custody replay --cost-limit 150 denies 201 of the 1200)
+        List<String> expected = Streams.reference(Streams.EXAMPLE_STREAM, List.of(Streams.POLICIES), NOW, false, 150);
+        long overBudget = expected.stream().filter(r -> r.contains("\"failure\":\"cost_budget\"")).count();
+        assertTrue(overBudget > 100 && overBudget < expected.size() / 2, overBudget + " over the budget");
+        for (String velocity : List.of("given", "derive")) {
+            Path out = dir.resolve("cost-" + velocity);
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            assertEquals(0, runJob(err, "--master", "local[2]", "--policies", Streams.POLICIES.toString(), "--actions",
+                    Streams.EXAMPLE_STREAM.toString(), "--out", out.toString(), "--now", NOW.toString(), "--velocity",
+                    velocity, "--cost-limit", "1_50"), err.toString(StandardCharsets.UTF_8));
+            List<String> written = new ArrayList<>();
+            try (Stream<Path> parts = Files.list(out)) {
+                for (Path p : parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
+                    Files.readAllLines(p).forEach(l -> written.add(Streams.zeroElapsed(l)));
+                }
+            }
+            assertEquals(expected, written, velocity);
+        }
+    }
+
+    @Test
     void badOptionsAndMissingPathsAreOneLineErrors() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--assume-settled"));
         assertEquals("error: --assume-settled is not supported by the Spark job: realized outflow that depends on "
                 + "earlier decisions is sequential; use `custody replay --assume-settled`, or give settlement records and "
                 + "--velocity derive\n(run with --help for the options)\n", err.toString(StandardCharsets.UTF_8));
+        assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--cost-limit", "0"));
+        assertEquals("error: cost limit `0` must be positive\n(run with --help for the options)\n",
+                err.toString(StandardCharsets.UTF_8));
+        assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--cost-limit", "lots"));
+        assertEquals("error: `lots` is not a whole number of cost units such as `1000000`\n(run with --help for the "
+                + "options)\n", err.toString(StandardCharsets.UTF_8));
         assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--velocity", "guess"));
         assertEquals("error: `guess` is not one of derive, given for --velocity\n(run with --help for the options)\n",
                 err.toString(StandardCharsets.UTF_8));

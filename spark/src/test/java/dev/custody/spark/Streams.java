@@ -126,15 +126,22 @@ final class Streams {
 
     /** The records {@code custody replay --format jsonl} writes for a stream, {@code elapsed_us} zeroed. */
     static List<String> reference(Path stream, List<Path> policies, Instant now, boolean derive) throws IOException {
+        return reference(stream, policies, now, derive, dev.custody.engine.compile.CostMeter.DEFAULT_LIMIT);
+    }
+
+    /** The same, with {@code --cost-limit}. */
+    static List<String> reference(Path stream, List<Path> policies, Instant now, boolean derive, long costLimit)
+            throws IOException {
         Clock clock = Clock.fixed(now, ZoneOffset.UTC);
         PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(policies)).clock(clock)
-                .timeBudget(Duration.ofMillis(100)).build();
+                .timeBudget(Duration.ofMillis(100)).costLimit(costLimit).build();
         StreamLedger ledger = derive ? new StreamLedger(VelocityLedger.builder().lateness(CustodySpark.LATENESS).build(),
                 false, clock) : null;
         Replayer replayer = new Replayer(engine, ledger, false, false);
         List<String> out = new ArrayList<>();
         JsonFactory f = new JsonFactory();
-        try (ActionStream s = new ActionStream(Files.newBufferedReader(stream, StandardCharsets.UTF_8))) {
+        // bytes, as custody replay reads them (a byte-order mark dropped, bytes that are not UTF-8 read as U+0000)
+        try (ActionStream s = new ActionStream(Files.newInputStream(stream))) {
             ActionStream.Line line;
             while ((line = s.next()) != null) {
                 Replayer.Step step = replayer.sequence(line);
@@ -163,7 +170,8 @@ final class Streams {
         Clock clock = Clock.fixed(now, ZoneOffset.UTC);
         StreamLedger ledger = new StreamLedger(VelocityLedger.builder().lateness(CustodySpark.LATENESS).build(), false, clock);
         Map<Long, String> out = new LinkedHashMap<>();
-        try (ActionStream s = new ActionStream(Files.newBufferedReader(stream, StandardCharsets.UTF_8))) {
+        // bytes, as custody replay reads them (a byte-order mark dropped, bytes that are not UTF-8 read as U+0000)
+        try (ActionStream s = new ActionStream(Files.newInputStream(stream))) {
             ActionStream.Line line;
             while ((line = s.next()) != null) {
                 if (line instanceof ActionStream.SettlementLine st) {
