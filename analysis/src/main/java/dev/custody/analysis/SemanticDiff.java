@@ -24,8 +24,8 @@ import java.util.Optional;
  * else, if an ALLOW rule fails, DENY fail-closed attributed to the first that fails; else the first true ALLOW
  * rule; else NO_MATCH; each rule only when its policy targets the action's wallet and workspace. Every
  * difference reported has been replayed against both sets and shows the change; a change the solver found but
- * no replay confirmed (possible only with rules outside the fragment, which get free variables, or when double
- * rounding matters) is reported in {@link Result#undecided()}, and so is a time-out. So {@code equivalent} is
+ * no replay confirmed (possible only with rules outside the fragment, which get free variables) is reported in
+ * {@link Result#undecided()}, and so is a time-out. So {@code equivalent} is
  * true only when the solver proved it.
  *
  * <p>Each call builds and closes its own solver context; an instance holds only settings and is thread-safe.
@@ -115,10 +115,18 @@ public final class SemanticDiff {
                         Map<String, Object> w = f.space.witness(ans.model(), "witness-" + a.wireName() + "-"
                                 + from.name().toLowerCase(java.util.Locale.ROOT) + "-"
                                 + to.name().toLowerCase(java.util.Locale.ROOT));
+                        java.util.function.Predicate<Map<String, Object>> shows = x -> {
+                            Optional<Decision> xb = baseReplay.decide(x);
+                            Optional<Decision> xh = headReplay.decide(x);
+                            return xb.isPresent() && xh.isPresent() && xb.get().outcome() == from
+                                    && xh.get().outcome() == to && !xb.get().sameAs(xh.get());
+                        };
+                        if (shows.test(w)) {
+                            w = PolicyAnalyzer.tidy(w, shows);
+                        }
                         Optional<Decision> bd = baseReplay.decide(w);
                         Optional<Decision> hd = headReplay.decide(w);
-                        if (bd.isPresent() && hd.isPresent() && bd.get().outcome() == from
-                                && hd.get().outcome() == to && !bd.get().sameAs(hd.get())) {
+                        if (shows.test(w)) {
                             differences.add(new Difference(a, from, to, bd.get(), hd.get(), w));
                         } else {
                             undecided.add("the solver found a " + what + " change, but its witness did not replay");
