@@ -100,7 +100,9 @@ class ClaimReplayProperties {
                 Arbitraries.of("resource.gas_limit - context.hour >= 0.1", "resource.gas_limit * 2 > 9007199254740993",
                         "-resource.gas_limit < 5", "resource.gas_limit + 1 > 0",
                         "has(resource.decoded_args.to) && resource.decoded_args.to == \"0xabc\"",
-                        "resource.decoded_args.to.startsWith(\"0x\")", "resource.decoded_args[\"value\"] == \"1\"",
+                        // guarded: an unguarded decoded_args read is a validation error, and the set would not compile
+                        "has(resource.decoded_args.to) && resource.decoded_args.to.startsWith(\"0x\")",
+                        "has(resource.decoded_args.value) && resource.decoded_args[\"value\"] == \"1\"",
                         "has(resource.decoded_args.value)"));
     }
 
