@@ -25,7 +25,8 @@ import net.jqwik.api.RandomGenerator;
 import net.jqwik.api.Example;
 
 /**
- * The differential harness catches a divergence planted in each of its five parts: a wrong variant of the part
+ * The differential harness catches a divergence planted in each of its parts (the five of DESIGN §8 and the
+ * guard analysis): a wrong variant of the part
  * replaces the real one, the harness runs on generated pairs (a fixed seed) until it reports a disagreement, and
  * the disagreement must name the planted part, with the condition, the action and both values, on a pair where
  * the real parts do not give that disagreement. Each caught divergence is printed.
@@ -115,6 +116,20 @@ class PlantedDivergenceTest {
             }
         };
         caught(DifferentialHarness.COST, z3 -> new DifferentialHarness(DifferentialHarness.celJava(), parts(z3, planted)));
+    }
+
+    /** A guard analysis that calls every read guarded (it never warns). */
+    @Example
+    void aGuardAnalysisThatNeverWarnsIsNamed() {
+        DifferentialHarness.Part planted = new DifferentialHarness.GuardPart() {
+            @Override
+            protected Set<String> unguarded(DifferentialHarness.Pair pair) {
+                return Set.of();
+            }
+        };
+        DifferentialHarness.Disagreement d = caught(DifferentialHarness.GUARDS,
+                z3 -> new DifferentialHarness(DifferentialHarness.celJava(), parts(z3, planted)));
+        assertTrue(d.reference().contains("is absent from the payload"), d::toString);
     }
 
     // ---- the search ----

@@ -8,6 +8,10 @@ import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.compile.ThreadClock;
+import dev.custody.engine.diagnostic.Diagnostic;
+import dev.custody.engine.diagnostic.DiagnosticCode;
+import dev.custody.engine.schema.FieldSchema;
+import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.Payload;
 import dev.custody.engine.payload.PayloadResult;
@@ -44,7 +48,9 @@ import net.jqwik.api.Tuple;
  *   <li>{@code z3}: the solver formula of the analysis module under the action as a model, plugged in by that
  *       module's tests (engine-core cannot see the solver);
  *   <li>{@value #COST}: the static cost estimate ({@link CompiledCondition#costEstimate()}) is at least what the
- *       cost meter charges the evaluation, on the compiled path and on cel-java.
+ *       cost meter charges the evaluation, on the compiled path and on cel-java;
+ *   <li>{@value #GUARDS}: the compiler's guard analysis ({@code ConditionAnalyzer}) warned about every read that
+ *       makes cel-java fail for an absent optional field or {@code decoded_args} key.
  * </ul>
  * A part that cannot speak for a pair (a condition outside its fragment, an estimate that is unbounded) says so
  * with a reason, and the harness counts the skips by part and reason. A part that differs from cel-java is a
@@ -62,6 +68,7 @@ public final class DifferentialHarness {
     public static final String COMPILED = "compiled";
     public static final String PROBE = "probe";
     public static final String COST = "cost";
+    public static final String GUARDS = "guards";
 
     /** Conditions per try of a property, and actions per condition. */
     public static final int PAYLOADS = 10;
@@ -130,15 +137,22 @@ public final class DifferentialHarness {
         private final CompiledCondition compiled;
         private final Payload payload;
         private final ConditionResult reference;
+        private final List<Diagnostic> diagnostics;
         private Map<Long, List<Boolean>> celBooleans;
 
-        Pair(TriggerAction action, String condition, CompiledCondition compiled, Payload payload,
-                ConditionResult reference) {
+        Pair(TriggerAction action, String condition, CompiledCondition compiled, List<Diagnostic> diagnostics,
+                Payload payload, ConditionResult reference) {
             this.action = action;
             this.condition = condition;
             this.compiled = compiled;
+            this.diagnostics = diagnostics;
             this.payload = payload;
             this.reference = reference;
+        }
+
+        /** The compiler's warnings on the condition (it compiled, so there are no errors). */
+        public List<Diagnostic> diagnostics() {
+            return diagnostics;
         }
 
         public TriggerAction action() {
@@ -207,9 +221,9 @@ public final class DifferentialHarness {
         }
     }
 
-    /** The engine-core parts: the compiled path, the probe and the cost estimate, as they are. */
+    /** The engine-core parts: the compiled path, the probe, the cost estimate and the guard analysis, as they are. */
     public static List<Part> engineParts() {
-        return List.of(new CompiledPart(), new ProbePart(), new CostPart());
+        return List.of(new CompiledPart(), new ProbePart(), new CostPart(), new GuardPart());
     }
 
     /**
@@ -242,7 +256,7 @@ public final class DifferentialHarness {
         for (Payload p : c.payloads()) {
             pairs++;
             long celStart = System.nanoTime();
-            Pair pair = new Pair(c.action(), c.condition(), compiled, p, reference.evaluate(compiled, p));
+            Pair pair = new Pair(c.action(), c.condition(), compiled, r.diagnostics(), p, reference.evaluate(compiled, p));
             counts.get(CEL_JAVA)[0]++;
             counts.get(CEL_JAVA)[3] += System.nanoTime() - celStart;
             Map<Part, Verdict> verdicts = new LinkedHashMap<>();
@@ -534,6 +548,54 @@ public final class DifferentialHarness {
             return most <= estimate ? Verdict.agree(null)
                     : Verdict.disagree("estimate " + estimate, "was charged " + most + (where.equals("cel-java") ? ""
                             : " on " + where), null);
+        }
+    }
+
+    /**
+     * The compiler's guard analysis ({@code ConditionAnalyzer}, docs/design.md §3.10): when cel-java fails because a
+     * read of an optional field or of a {@code decoded_args} key found it absent, the compiler must have said that
+     * read was unguarded (a warning for an optional field; for a {@code decoded_args} key the condition would not
+     * have compiled). A pair whose result is not such a failure has nothing to compare and counts as agreeing.
+     */
+    public static class GuardPart implements Part {
+        private static final Pattern ABSENT = Pattern.compile("`([^`]+)` is absent from the payload.*", Pattern.DOTALL);
+        private static final Pattern NAMED = Pattern.compile("`([^`]+)`");
+
+        @Override
+        public String name() {
+            return GUARDS;
+        }
+
+        /** The paths the compiler called unguarded reads; planted variants override it. */
+        protected java.util.Set<String> unguarded(Pair pair) {
+            java.util.Set<String> out = new java.util.HashSet<>();
+            for (Diagnostic d : pair.diagnostics()) {
+                if (d.code() == DiagnosticCode.UNGUARDED_OPTIONAL_READ || d.code() == DiagnosticCode.UNGUARDED_DYNAMIC_READ) {
+                    java.util.regex.Matcher m = NAMED.matcher(d.message());
+                    if (m.find()) {
+                        out.add(m.group(1));
+                    }
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public Verdict check(Pair pair) {
+            if (!(pair.reference() instanceof ConditionResult.Failure f)) {
+                return Verdict.agree(null);
+            }
+            java.util.regex.Matcher m = ABSENT.matcher(f.message());
+            if (!m.matches()) {
+                return Verdict.agree(null);
+            }
+            String path = m.group(1);
+            boolean guardable = path.startsWith("resource.decoded_args.") || FieldSchema.field(pair.action(), path)
+                    .map(FieldSpec::optional).orElse(false);
+            if (!guardable || unguarded(pair).contains(path)) {
+                return Verdict.agree(null);
+            }
+            return Verdict.disagree("called every read of `" + path + "` guarded", String.valueOf(f), null);
         }
     }
 
