@@ -234,7 +234,9 @@ class Z3Part implements DifferentialHarness.Part, AutoCloseable {
             return ctx.mkFP(v instanceof Number n ? n.doubleValue() : 0.0, fp);
         }
         if (sort instanceof BitVecSort bv) {
-            return ctx.mkBV(exact(v).toBigInteger().toString(), bv.getSize());
+            // two's complement: a negative value as the unsigned number of the same bits
+            BigInteger n = exact(v).toBigInteger();
+            return ctx.mkBV((n.signum() < 0 ? n.add(BigInteger.ONE.shiftLeft(bv.getSize())) : n).toString(), bv.getSize());
         }
         if (sort instanceof SeqSort<?>) {
             return ctx.mkString(escape(v instanceof String s ? s : ""));
