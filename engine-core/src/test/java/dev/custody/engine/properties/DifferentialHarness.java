@@ -78,8 +78,16 @@ public final class DifferentialHarness {
     /** Disagreements kept in a summary (all are counted). */
     private static final int KEEP = 50;
 
-    /** One generated condition of a trigger action with the actions it is run on (checked, valid payloads). */
-    public record Case(TriggerAction action, String condition, List<Payload> payloads) {
+    /**
+     * One generated condition of a trigger action with the actions it is run on (checked, valid payloads), and the
+     * condition compiled when the generator already compiled it (null otherwise).
+     */
+    public record Case(TriggerAction action, String condition, List<Payload> payloads, CompileResult compiled) {
+        /** A case whose condition the harness compiles. */
+        public Case(TriggerAction action, String condition, List<Payload> payloads) {
+            this(action, condition, payloads, null);
+        }
+
         @Override
         public String toString() {
             return action.wireName() + ": `" + condition + "` on " + payloads.size() + " actions";
@@ -242,7 +250,7 @@ public final class DifferentialHarness {
     private List<Disagreement> checkTimed(Case c) {
         conditions++;
         long started = System.nanoTime();
-        CompileResult r = COMPILER.compile(c.action(), c.condition());
+        CompileResult r = c.compiled() != null ? c.compiled() : COMPILER.compile(c.action(), c.condition());
         compiling += System.nanoTime() - started;
         if (r.condition().isEmpty()) {
             invalid++;
@@ -616,10 +624,12 @@ public final class DifferentialHarness {
                 Arbitraries.frequencyOf(
                         Tuple.of(5, DifferentialConditions.fragment(a)),
                         Tuple.of(4, DifferentialConditions.of(a)),
-                        Tuple.of(1, DifferentialConditions.comprehensions(a))),
+                        Tuple.of(1, DifferentialConditions.comprehensions(a)))
+                        // only conditions that compile (some generated ones are type errors): every case gives pairs
+                        .map(c -> Tuple.of(c, COMPILER.compile(a, c))).filter(t -> t.get2().valid()),
                 Arbitraries.frequencyOf(Tuple.of(3, Payloads.of(a, true, true)), Tuple.of(1, Payloads.of(a, true)))
                         .map(DifferentialHarness::valid).filter(Objects::nonNull).list().ofSize(payloads))
-                .as((c, ps) -> new Case(a, c, ps)));
+                .as((c, ps) -> new Case(a, c.get1(), ps, c.get2())));
     }
 
     private static Payload valid(Action a) {
