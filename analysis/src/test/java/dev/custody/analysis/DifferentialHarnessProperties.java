@@ -22,7 +22,7 @@ import net.jqwik.api.lifecycle.AfterContainer;
  * <p>{@link #everyPartAgreesWithCelJava} runs {@value #TRIES} conditions times {@value DifferentialHarness#PAYLOADS}
  * actions in {@code verify} and prints the harness's figures at the end. The long run, outside {@code verify}:
  * <pre>
- * ./mvnw -B -pl engine-schema,engine-core,analysis verify -Dtest=DifferentialHarnessProperties \
+ * ./mvnw -B -pl engine-schema,engine-core,analysis test -Dtest='DifferentialHarnessProperties#longRun' \
  *     -Dsurefire.failIfNoSpecifiedTests=false -Ddifferential.pairs=1000000
  * </pre>
  * runs {@link #longRun} until that many pairs have run ({@code -Ddifferential.threads=2} threads, a harness and a
