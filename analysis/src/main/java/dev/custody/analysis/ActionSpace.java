@@ -1,24 +1,26 @@
 package dev.custody.analysis;
 
-import com.microsoft.z3.ArithExpr;
+import com.microsoft.z3.BitVecExpr;
+import com.microsoft.z3.BitVecNum;
 import com.microsoft.z3.BoolExpr;
 import com.microsoft.z3.CharSort;
 import com.microsoft.z3.Context;
 import com.microsoft.z3.Expr;
+import com.microsoft.z3.FPExpr;
 import com.microsoft.z3.IntExpr;
 import com.microsoft.z3.IntNum;
 import com.microsoft.z3.Model;
-import com.microsoft.z3.RatNum;
 import com.microsoft.z3.SeqExpr;
+import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.payload.PayloadResult;
+import dev.custody.engine.payload.PayloadValidator;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.FieldType;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
-import java.math.BigDecimal;
-import java.math.BigInteger;
-import java.math.MathContext;
 import java.time.DayOfWeek;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.TextStyle;
@@ -35,9 +37,14 @@ import java.util.TreeMap;
  *
  * <p>A valid action here is one the evaluator accepts and that carries every non-optional field of its
  * sections; optional fields ({@code principal.user_email}, {@code resource.method_name}) and the keys of
- * {@code resource.decoded_args} may be absent. Numbers range over the reals (a superset of the doubles the
- * payload holds; every constant is encoded with its exact binary value), so a claim that no action exists is
- * sound; a claim that one exists comes with a witness that is replayed before it is reported.
+ * {@code resource.decoded_args} may be absent. A number field holds what a payload can: a {@code NUMBER} field a
+ * finite IEEE-754 double ({@code FPSort(11, 53)}; JSON carries no NaN or infinity), never {@code -0.0} when the
+ * engine reads a payload's {@code -0.0} as {@code 0.0} ({@link #PAYLOADS_KEEP_NEGATIVE_ZERO}), not negative
+ * where the schema says so; an {@code INTEGER} field a 64-bit two's-complement bit-vector, not negative where
+ * the schema says so, {@code context.hour} 0 to 23. So a model is always an action the engine accepts, and
+ * {@link #witness} gives its values exactly (a double bit for bit, a long), never out of range. A claim that no
+ * action exists is sound over these domains; a claim that one exists comes with a witness that is replayed
+ * before it is reported.
  *
  * <p>The wallet and the workspace are indices: {@code 0..n-1} are the ids the policy sets name, {@code n} is any
  * other wallet (or workspace, or none). Not thread-safe: it belongs to one analysis and its Z3 context.
@@ -45,6 +52,14 @@ import java.util.TreeMap;
 final class ActionSpace {
     /** A wallet id no policy names, for a witness whose wallet is "any other". */
     static final String OTHER_WALLET = "00000000-0000-4000-8000-00000000a11e";
+
+    /**
+     * Whether a payload's {@code -0.0} reaches conditions as {@code -0.0} (cel-java orders it below int
+     * {@code 0}), asked of the engine's own readers (an action line read as text, and one given as a map) rather
+     * than assumed: when both read it as {@code 0.0}, no field of a valid action holds {@code -0.0}, and the
+     * domains exclude it; otherwise they include it, so no claim rests on an assumption the engine does not keep.
+     */
+    static final boolean PAYLOADS_KEEP_NEGATIVE_ZERO = keepsNegativeZero();
 
     private final Context ctx;
     private final TriggerAction action;
@@ -78,8 +93,8 @@ final class ActionSpace {
             }
             String name = p + f.path();
             Expr<?> v = switch (f.type()) {
-                case NUMBER -> ctx.mkRealConst(name);
-                case INTEGER -> ctx.mkIntConst(name);
+                case NUMBER -> ctx.mkConst(name, ConditionEncoder.doubleSort(ctx));
+                case INTEGER -> ctx.mkBVConst(name, 64);
                 case STRING -> ctx.mkConst(name, ctx.getStringSort());
                 case BOOLEAN -> ctx.mkBoolConst(name);
                 default -> throw new IllegalStateException(f.path());
@@ -88,17 +103,28 @@ final class ActionSpace {
             if (f.optional()) {
                 present.put(f.path(), ctx.mkBoolConst(name + "?"));
             }
-            if (f.nonNegative()) {
-                facts.add(ctx.mkGe((ArithExpr<?>) v, f.type() == FieldType.INTEGER ? ctx.mkInt(0) : ctx.mkReal(0)));
+            if (f.type() == FieldType.NUMBER) {
+                FPExpr d = (FPExpr) v;
+                facts.add(ctx.mkNot(ctx.mkFPIsNaN(d)));
+                facts.add(ctx.mkNot(ctx.mkFPIsInfinite(d)));
+                if (!PAYLOADS_KEEP_NEGATIVE_ZERO) {
+                    facts.add(ctx.mkNot(ctx.mkAnd(ctx.mkFPIsZero(d), ctx.mkFPIsNegative(d))));
+                }
+                if (f.nonNegative()) {
+                    // what the validator checks (`d >= 0`, which -0.0 passes)
+                    facts.add(ctx.mkFPGEq(d, ctx.mkFPZero(ConditionEncoder.doubleSort(ctx), false)));
+                }
+            } else if (f.type() == FieldType.INTEGER && f.nonNegative()) {
+                facts.add(ctx.mkBVSGE((BitVecExpr) v, ctx.mkBV(0, 64)));
             }
             if (!f.enumValues().isEmpty()) {
                 facts.add(oneOf(v, f.enumValues()));
             }
         }
         if (FieldSchema.hasSection(action, Section.CONTEXT)) {
-            IntExpr hour = (IntExpr) fields.get("context.hour");
-            facts.add(ctx.mkGe(hour, ctx.mkInt(0)));
-            facts.add(ctx.mkLe(hour, ctx.mkInt(23)));
+            BitVecExpr hour = (BitVecExpr) fields.get("context.hour");
+            facts.add(ctx.mkBVSGE(hour, ctx.mkBV(0, 64)));
+            facts.add(ctx.mkBVSLE(hour, ctx.mkBV(23, 64)));
             facts.add(oneOf(fields.get("context.day_of_week"), FieldSchema.DAYS_OF_WEEK));
         }
     }
@@ -115,7 +141,11 @@ final class ActionSpace {
         return action;
     }
 
-    /** The variable of a schema field (not {@code decoded_args}). */
+    /**
+     * The variable of a schema field (not {@code decoded_args}): of sort {@code FPSort(11, 53)} for a
+     * {@code NUMBER} field, a 64-bit bit-vector for an {@code INTEGER} one, the string sort for a {@code STRING}
+     * one, bool for a {@code BOOLEAN} one.
+     */
     Expr<?> field(String path) {
         return fields.get(path);
     }
@@ -193,7 +223,7 @@ final class ActionSpace {
             if (p != null && !m.eval(p, true).isTrue()) {
                 continue;
             }
-            Object value = value(m.eval(fields.get(f.path()), true), f.type());
+            Object value = value(m, fields.get(f.path()), f.type());
             if (f.path().equals("context.hour")) {
                 hour = ((Number) value).intValue();
             } else if (f.path().equals("context.day_of_week")) {
@@ -215,9 +245,59 @@ final class ActionSpace {
                 continue;
             }
             out.put(e.getKey(), m.eval(a.isString(), true).isTrue()
-                    ? value(m.eval(a.value(), true), FieldType.STRING) : 0);
+                    ? value(m, a.value(), FieldType.STRING) : 0);
         }
         return out;
+    }
+
+    private static boolean keepsNegativeZero() {
+        String line = "{\"id\":\"z\",\"action\":\"withdrawal.create\",\"wallet_id\":\"" + OTHER_WALLET + "\","
+                + "\"at\":\"2026-11-02T12:00:00Z\",\"principal\":{\"role\":\"owner\"},"
+                + "\"withdrawal\":{\"amount\":-0.0,\"value_usd\":-0.0,\"asset_symbol\":\"BTC\","
+                + "\"asset_is_native\":true,\"destination_address\":\"0xabc\",\"network_code\":\"N\","
+                + "\"is_whitelisted\":true,\"address_age_sec\":-0.0},"
+                + "\"wallet\":{\"outflow_1h\":-0.0,\"outflow_6h\":0,\"outflow_24h\":0,\"withdrawal_count_1h\":0},"
+                + "\"workspace\":{\"outflow_1h\":0,\"outflow_6h\":0,\"outflow_24h\":0,\"withdrawal_count_1h\":0,"
+                + "\"network_outflow_1h\":0,\"network_outflow_6h\":0,\"network_outflow_24h\":0,"
+                + "\"network_withdrawal_count_1h\":0}}";
+        ActionReader.Result text = ActionReader.read(line);
+        if (!(text instanceof ActionReader.Read read)) {
+            return true;
+        }
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("id", "z");
+        map.put("action", "withdrawal.create");
+        map.put("wallet_id", OTHER_WALLET);
+        map.put("at", "2026-11-02T12:00:00Z");
+        map.put("principal", Map.of("role", "owner"));
+        Map<String, Object> w = new LinkedHashMap<>();
+        w.put("amount", -0.0);
+        w.put("value_usd", -0.0);
+        w.put("asset_symbol", "BTC");
+        w.put("asset_is_native", true);
+        w.put("destination_address", "0xabc");
+        w.put("network_code", "N");
+        w.put("is_whitelisted", true);
+        w.put("address_age_sec", -0.0);
+        map.put("withdrawal", w);
+        map.put("wallet", Map.of("outflow_1h", -0.0, "outflow_6h", 0, "outflow_24h", 0, "withdrawal_count_1h", 0));
+        map.put("workspace", Map.of("outflow_1h", 0, "outflow_6h", 0, "outflow_24h", 0, "withdrawal_count_1h", 0,
+                "network_outflow_1h", 0, "network_outflow_6h", 0, "network_outflow_24h", 0,
+                "network_withdrawal_count_1h", 0));
+        if (!(ActionReader.fromMap(map) instanceof ActionReader.Read fromMap)) {
+            return true;
+        }
+        for (ActionReader.Read r : List.of(read, fromMap)) {
+            PayloadResult p = PayloadValidator.validate(r.action(), Instant.parse("2026-11-02T12:00:00Z"));
+            if (!(p instanceof PayloadResult.Valid v)) {
+                return true;
+            }
+            Object outflow = v.payload().sections().get("wallet").get("outflow_1h");
+            if (!(outflow instanceof Double d) || Double.doubleToRawLongBits(d) != 0L) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** A UTC instant in the week of 2026-11-02 (a Monday) on {@code day} at {@code hour}:00. */
@@ -231,16 +311,15 @@ final class ActionSpace {
         throw new IllegalArgumentException(day);
     }
 
-    private static Object value(Expr<?> v, FieldType type) {
+    private Object value(Model m, Expr<?> variable, FieldType type) {
+        Expr<?> v = m.eval(variable, true);
         switch (type) {
             case BOOLEAN:
                 return v.isTrue();
             case INTEGER:
-                return ((IntNum) v).getBigInteger().longValueExact();
-            case NUMBER: {
-                BigDecimal d = v instanceof IntNum i ? new BigDecimal(i.getBigInteger()) : rational((RatNum) v);
-                return d.doubleValue();
-            }
+                return longValue(v);
+            case NUMBER:
+                return doubleValue(m, (FPExpr) variable);
             case STRING:
                 return unescape(((SeqExpr<?>) v).getString());
             default:
@@ -248,10 +327,19 @@ final class ActionSpace {
         }
     }
 
-    private static BigDecimal rational(RatNum r) {
-        BigInteger n = r.getBigIntNumerator();
-        BigInteger d = r.getBigIntDenominator();
-        return new BigDecimal(n).divide(new BigDecimal(d), MathContext.DECIMAL64);
+    /** A 64-bit bit-vector value as the long of the same bits. */
+    static long longValue(Expr<?> v) {
+        return ((BitVecNum) v).getBigInteger().longValue();
+    }
+
+    /** The double a model gives a floating-point term, bit for bit (NaN as Java's canonical NaN). */
+    double doubleValue(Model m, FPExpr term) {
+        Expr<?> bits = m.eval(ctx.mkFPToIEEEBV(term), true);
+        if (!(bits instanceof BitVecNum)) {
+            // only NaN has no single IEEE bit pattern
+            return Double.NaN;
+        }
+        return Double.longBitsToDouble(longValue(bits));
     }
 
     /** Z3 prints characters outside printable ASCII as {@code \\u{hex}}. */

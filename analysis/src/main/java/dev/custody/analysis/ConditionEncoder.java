@@ -1,47 +1,69 @@
 package dev.custody.analysis;
 
-import com.microsoft.z3.ArithExpr;
+import com.microsoft.z3.BitVecExpr;
 import com.microsoft.z3.BoolExpr;
 import com.microsoft.z3.CharSort;
 import com.microsoft.z3.Context;
 import com.microsoft.z3.Expr;
-import com.microsoft.z3.IntExpr;
+import com.microsoft.z3.FPExpr;
+import com.microsoft.z3.FPSort;
 import com.microsoft.z3.SeqExpr;
 import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.Operator;
 import dev.cel.common.ast.CelConstant;
 import dev.cel.common.ast.CelExpr;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.FieldType;
-import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * Translates a checked CEL condition into a pair of solver formulas: {@code value} (what it evaluates to when it
- * does not fail) and {@code error} (whether it fails at run time), following CEL's semantics as the engine runs
- * it (docs/design.md §3): {@code &&}/{@code ||} absorb an error on either side when the other side decides,
- * {@code !} and {@code ?:} pass errors on, a read of an absent optional field or {@code decoded_args} key fails,
- * numbers compare by value across int and double.
+ * does not fail) and {@code error} (whether it fails at run time), with the meaning cel-java gives it at every
+ * value (docs/design.md §3, §7.3): {@code &&}/{@code ||} absorb an error on either side when the other side
+ * decides, {@code !} and {@code ?:} pass errors on, a read of an absent optional field or {@code decoded_args} key
+ * fails.
+ *
+ * <p>Numbers are the machine numbers cel-java computes with, not reals: a double is an IEEE-754 binary64
+ * ({@code FPSort(11, 53)}; arithmetic rounds to nearest even, overflows to ±Infinity, {@code 0.0/0.0} is NaN, all
+ * without error), an int a 64-bit two's-complement bit-vector (overflow of {@code + - *}, unary {@code -} of the
+ * least int, division or modulo by zero and the least int divided by -1 are errors, as cel-java raises them), a
+ * uint a 64-bit unsigned bit-vector (overflow, a negative difference and division by zero are errors). Doubles
+ * compare with each other as IEEE does ({@code ==}: NaN equals nothing, {@code -0.0 == 0.0}); a double and an int
+ * (or uint) compare as cel-java's {@code ComparisonFunctions.compareDoubleInt} does, which is
+ * {@code Double.compare(d, (double) i)} with the integer rounded to the nearest double: so {@code -0.0} is below
+ * int {@code 0}, NaN above every integer, and {@code 9007199254740993 == 9007199254740992.0}; an int and a uint
+ * compare by value, except that cel-java puts every uint from {@code 2^63-1} up above every int. This is also what the compiled path does ({@code ClosureCompiler.compareDoubleLong}).
  *
  * <p>The fragment: bool, int, uint and double constants and fields; string constants (printable ASCII) and
  * fields; {@code ==}, {@code !=} on numbers, strings and bools; {@code <}, {@code <=}, {@code >}, {@code >=} on
- * numbers; {@code in} over a list literal; {@code startsWith}, {@code endsWith}, {@code contains} on strings;
+ * numbers; {@code + - * /} on two numbers of one type, {@code %} on ints and uints, unary {@code -} on ints and
+ * doubles; {@code in} over a list literal; {@code startsWith}, {@code endsWith}, {@code contains} on strings;
  * {@code has()} on optional fields and on {@code decoded_args} keys; reads of {@code decoded_args} keys compared
- * with strings; {@code &&}, {@code ||}, {@code !}, {@code ?:}. Anything else throws {@link OutsideFragment}.
+ * with strings; {@code &&}, {@code ||}, {@code !}, {@code ?:}. Anything else throws {@link OutsideFragment}: the
+ * rule is then not analysed, never guessed at. Operators are recognised by cel-java's {@link Operator} table.
  *
  * <p>Not thread-safe (one Z3 context).
  */
 final class ConditionEncoder {
     private final Context ctx;
     private final ActionSpace space;
-    private final CelAbstractSyntaxTree ast;
 
-    /** NUM is a double, INT an int or uint (both as reals: CEL compares numbers by value). */
-    private enum Kind { BOOL, NUM, INT, STR, DYN, MAP, LIST }
+    /** DBL a double, INT an int, UINT a uint; DYN a {@code decoded_args} value. */
+    private enum Kind { BOOL, DBL, INT, UINT, STR, DYN, MAP, LIST }
 
-    private static final java.math.BigInteger MIN = java.math.BigInteger.valueOf(Long.MIN_VALUE);
-    private static final java.math.BigInteger MAX = java.math.BigInteger.valueOf(Long.MAX_VALUE);
+    /** cel-java's operators by function name ({@code _&&_} → LOGICAL_AND, ...). */
+    private static final Map<String, Operator> OPERATORS = new HashMap<>();
+
+    static {
+        for (Operator o : Operator.values()) {
+            OPERATORS.putIfAbsent(o.getFunction(), o);
+        }
+    }
 
     /** An encoded sub-expression: its value (sort by kind), whether it fails, and for a list its elements. */
     private record Val(Kind kind, Expr<?> value, BoolExpr error, ActionSpace.Arg arg, List<Val> elements) {
@@ -53,14 +75,13 @@ final class ConditionEncoder {
     /** The two formulas of a condition. */
     record Encoded(BoolExpr value, BoolExpr error) {}
 
-    private ConditionEncoder(Context ctx, ActionSpace space, CelAbstractSyntaxTree ast) {
+    private ConditionEncoder(Context ctx, ActionSpace space) {
         this.ctx = ctx;
         this.space = space;
-        this.ast = ast;
     }
 
     static Encoded encode(Context ctx, ActionSpace space, CelAbstractSyntaxTree ast) throws OutsideFragment {
-        Val v = new ConditionEncoder(ctx, space, ast).enc(ast.getExpr());
+        Val v = new ConditionEncoder(ctx, space).enc(ast.getExpr());
         if (v.kind() != Kind.BOOL) {
             throw new OutsideFragment("the condition's value is not a plain boolean");
         }
@@ -81,8 +102,7 @@ final class ConditionEncoder {
             }
             case IDENT -> throw new OutsideFragment("a whole section (`" + e.ident().name() + "`) is used as a value");
             case COMPREHENSION -> throw new OutsideFragment("a comprehension (`all`, `exists`, `map`, `filter`)");
-            default -> throw new OutsideFragment("a " + e.getKind().name().toLowerCase(java.util.Locale.ROOT)
-                    + " expression");
+            default -> throw new OutsideFragment("a " + e.getKind().name().toLowerCase(Locale.ROOT) + " expression");
         };
     }
 
@@ -90,19 +110,32 @@ final class ConditionEncoder {
         BoolExpr ok = ctx.mkFalse();
         return switch (c.getKind()) {
             case BOOLEAN_VALUE -> Val.of(Kind.BOOL, ctx.mkBool(c.booleanValue()), ok);
-            case INT64_VALUE -> Val.of(Kind.INT, ctx.mkReal(Long.toString(c.int64Value())), ok);
-            case UINT64_VALUE -> Val.of(Kind.INT, ctx.mkReal(c.uint64Value().toString()), ok);
-            case DOUBLE_VALUE -> {
-                double d = c.doubleValue();
-                if (!Double.isFinite(d)) {
-                    throw new OutsideFragment("a non-finite double constant");
-                }
-                yield Val.of(Kind.NUM, ctx.mkReal(new BigDecimal(d).toPlainString()), ok);
-            }
+            case INT64_VALUE -> Val.of(Kind.INT, ctx.mkBV(c.int64Value(), 64), ok);
+            case UINT64_VALUE -> Val.of(Kind.UINT, ctx.mkBV(c.uint64Value().longValue(), 64), ok);
+            case DOUBLE_VALUE -> Val.of(Kind.DBL, doubleConstant(ctx, c.doubleValue()), ok);
             case STRING_VALUE -> Val.of(Kind.STR, string(c.stringValue()), ok);
-            default -> throw new OutsideFragment("a constant of kind " + c.getKind().name().toLowerCase(
-                    java.util.Locale.ROOT));
+            default -> throw new OutsideFragment("a constant of kind " + c.getKind().name().toLowerCase(Locale.ROOT));
         };
+    }
+
+    /** The double sort: IEEE-754 binary64. */
+    static FPSort doubleSort(Context ctx) {
+        return ctx.mkFPSortDouble();
+    }
+
+    /** A double as a solver constant, bit for bit (signed zeros, infinities and NaN included). */
+    static FPExpr doubleConstant(Context ctx, double d) {
+        FPSort s = doubleSort(ctx);
+        if (Double.isNaN(d)) {
+            return ctx.mkFPNaN(s);
+        }
+        if (Double.isInfinite(d)) {
+            return ctx.mkFPInf(s, d < 0);
+        }
+        if (d == 0) {
+            return ctx.mkFPZero(s, Double.doubleToRawLongBits(d) != 0);
+        }
+        return ctx.mkFPToFP(ctx.mkBV(Double.doubleToRawLongBits(d), 64), s);
     }
 
     private SeqExpr<CharSort> string(String s) throws OutsideFragment {
@@ -133,8 +166,8 @@ final class ConditionEncoder {
             }
             Expr<?> v = space.field(path);
             return switch (spec.type()) {
-                case NUMBER -> Val.of(Kind.NUM, v, error);
-                case INTEGER -> Val.of(Kind.INT, ctx.mkInt2Real((IntExpr) v), error);
+                case NUMBER -> Val.of(Kind.DBL, v, error);
+                case INTEGER -> Val.of(Kind.INT, v, error);
                 case STRING -> Val.of(Kind.STR, v, error);
                 case BOOLEAN -> Val.of(Kind.BOOL, v, error);
                 default -> throw new OutsideFragment("field `" + path + "`");
@@ -157,10 +190,11 @@ final class ConditionEncoder {
 
     private Val call(CelExpr e) throws OutsideFragment {
         String fn = e.call().function();
+        Operator op = OPERATORS.get(fn);
         List<CelExpr> raw = new ArrayList<>();
         e.call().target().ifPresent(raw::add);
         raw.addAll(e.call().args());
-        if (fn.equals("_[_]") && raw.size() == 2) {
+        if (op == Operator.INDEX && raw.size() == 2) {
             CelExpr k = raw.get(1);
             Val map = enc(raw.get(0));
             if (map.kind() == Kind.MAP && k.getKind() == CelExpr.ExprKind.Kind.CONSTANT
@@ -173,83 +207,65 @@ final class ConditionEncoder {
         for (CelExpr x : raw) {
             a.add(enc(x));
         }
-        switch (fn) {
-            case "_&&_": {
+        if (op == null) {
+            return function(e, fn, a);
+        }
+        switch (op) {
+            case LOGICAL_AND: {
                 bools(fn, a);
-                BoolExpr f0 = isFalse(a.get(0));
-                BoolExpr f1 = isFalse(a.get(1));
-                BoolExpr decided = ctx.mkOr(f0, f1);
+                BoolExpr decided = ctx.mkOr(isFalse(a.get(0)), isFalse(a.get(1)));
                 BoolExpr error = ctx.mkAnd(ctx.mkNot(decided), ctx.mkOr(a.get(0).error(), a.get(1).error()));
                 return Val.of(Kind.BOOL, ctx.mkAnd(isTrue(a.get(0)), isTrue(a.get(1))), error);
             }
-            case "_||_": {
+            case LOGICAL_OR: {
                 bools(fn, a);
                 BoolExpr decided = ctx.mkOr(isTrue(a.get(0)), isTrue(a.get(1)));
                 BoolExpr error = ctx.mkAnd(ctx.mkNot(decided), ctx.mkOr(a.get(0).error(), a.get(1).error()));
                 return Val.of(Kind.BOOL, decided, error);
             }
-            case "!_": {
+            case LOGICAL_NOT: {
                 bools(fn, a);
                 return Val.of(Kind.BOOL, ctx.mkNot((BoolExpr) a.get(0).value()), a.get(0).error());
             }
-            case "_?_:_": {
+            case CONDITIONAL: {
                 Val c = a.get(0);
                 Val t = a.get(1);
                 Val f = a.get(2);
                 if (c.kind() != Kind.BOOL || t.kind() != f.kind()
                         || !(t.kind() == Kind.BOOL || number(t) || t.kind() == Kind.STR)) {
-                    throw new OutsideFragment("a `?:` whose branches are not both booleans, numbers or strings");
+                    throw new OutsideFragment("a `?:` whose branches are not both booleans, numbers of one type or "
+                            + "strings");
                 }
                 BoolExpr cv = (BoolExpr) c.value();
                 BoolExpr error = ctx.mkOr(c.error(), (BoolExpr) ctx.mkITE(cv, t.error(), f.error()));
                 return Val.of(t.kind(), ctx.mkITE(cv, t.value(), f.value()), error);
             }
-            case "_==_":
+            case EQUALS:
                 return Val.of(Kind.BOOL, equal(a.get(0), a.get(1)), errors(a));
-            case "_!=_":
+            case NOT_EQUALS:
                 return Val.of(Kind.BOOL, ctx.mkNot(equal(a.get(0), a.get(1))), errors(a));
-            case "_<_", "_<=_", "_>_", "_>=_": {
+            case LESS, LESS_EQUALS, GREATER, GREATER_EQUALS: {
                 if (!number(a.get(0)) || !number(a.get(1))) {
-                    throw new OutsideFragment("an ordering (`" + fn.replace("_", "") + "`) of values that are not "
-                            + "both numbers");
+                    throw new OutsideFragment("an ordering (`" + display(fn) + "`) of values that are not both "
+                            + "numbers");
                 }
-                ArithExpr<?> x = (ArithExpr<?>) a.get(0).value();
-                ArithExpr<?> y = (ArithExpr<?>) a.get(1).value();
-                BoolExpr v = switch (fn) {
-                    case "_<_" -> ctx.mkLt(x, y);
-                    case "_<=_" -> ctx.mkLe(x, y);
-                    case "_>_" -> ctx.mkGt(x, y);
-                    default -> ctx.mkGe(x, y);
-                };
-                return Val.of(Kind.BOOL, v, errors(a));
+                return Val.of(Kind.BOOL, order(op, a.get(0), a.get(1)), errors(a));
             }
-            case "_+_", "_-_", "_*_": {
+            case ADD, SUBTRACT, MULTIPLY, DIVIDE, MODULO:
+                return arithmetic(op, fn, a.get(0), a.get(1));
+            case NEGATE: {
                 Val x = a.get(0);
-                Val y = a.get(1);
-                if (!number(x) || x.kind() != y.kind()) {
-                    throw new OutsideFragment("arithmetic (`" + display(fn) + "`) on values that are not both ints "
-                            + "or both doubles");
+                if (x.kind() == Kind.DBL) {
+                    return Val.of(Kind.DBL, ctx.mkFPNeg(fp(x)), x.error());
                 }
-                ArithExpr<?> u = (ArithExpr<?>) x.value();
-                ArithExpr<?> w = (ArithExpr<?>) y.value();
-                @SuppressWarnings("unchecked")
-                ArithExpr<?> v = switch (fn) {
-                    case "_+_" -> ctx.mkAdd((ArithExpr) u, (ArithExpr) w);
-                    case "_-_" -> ctx.mkSub((ArithExpr) u, (ArithExpr) w);
-                    default -> ctx.mkMul((ArithExpr) u, (ArithExpr) w);
-                };
-                return Val.of(x.kind(), v, overflow(x.kind(), v, errors(a)));
-            }
-            case "-_": {
-                Val x = a.get(0);
-                if (!number(x)) {
-                    throw new OutsideFragment("`-` on a value that is not a number");
+                if (x.kind() == Kind.INT) {
+                    // -(least int) does not fit: cel-java's overflow error
+                    return Val.of(Kind.INT, ctx.mkBVNeg(bv(x)),
+                            ctx.mkOr(x.error(), ctx.mkEq(bv(x), ctx.mkBV(Long.MIN_VALUE, 64))));
                 }
-                @SuppressWarnings("unchecked")
-                ArithExpr<?> v = ctx.mkUnaryMinus((ArithExpr) x.value());
-                return Val.of(x.kind(), v, overflow(x.kind(), v, x.error()));
+                throw new OutsideFragment("`-` on a value that is not an int or a double");
             }
-            case "@in": {
+            case IN, OLD_IN: {
                 Val list = a.get(1);
                 if (list.kind() != Kind.LIST) {
                     throw new OutsideFragment("`in` over something other than a list literal");
@@ -263,30 +279,98 @@ final class ConditionEncoder {
                 }
                 return Val.of(Kind.BOOL, ctx.mkOr(or.toArray(new BoolExpr[0])), ctx.mkOr(err.toArray(new BoolExpr[0])));
             }
-            case "startsWith", "endsWith", "contains": {
-                if (e.call().target().isEmpty() || a.size() != 2 || a.get(1).kind() != Kind.STR
-                        || !(a.get(0).kind() == Kind.STR || a.get(0).kind() == Kind.DYN)) {
-                    throw new OutsideFragment("`" + fn + "` on values that are not strings");
-                }
-                @SuppressWarnings("unchecked")
-                SeqExpr<CharSort> s = (SeqExpr<CharSort>) a.get(0).value();
-                @SuppressWarnings("unchecked")
-                SeqExpr<CharSort> t = (SeqExpr<CharSort>) a.get(1).value();
-                BoolExpr v = switch (fn) {
-                    case "startsWith" -> ctx.mkPrefixOf(t, s);
-                    case "endsWith" -> ctx.mkSuffixOf(t, s);
-                    default -> ctx.mkContains(s, t);
-                };
-                BoolExpr error = errors(a);
-                if (a.get(0).kind() == Kind.DYN) {
-                    // a decoded argument that is not a string has no such function: a run-time error
-                    error = ctx.mkOr(error, ctx.mkNot(a.get(0).arg().isString()));
-                }
-                return Val.of(Kind.BOOL, v, error);
-            }
             default:
-                throw new OutsideFragment("function `" + display(fn) + "`");
+                throw new OutsideFragment("operator `" + display(fn) + "`");
         }
+    }
+
+    /** The string functions of the fragment. */
+    private Val function(CelExpr e, String fn, List<Val> a) throws OutsideFragment {
+        if (!(fn.equals("startsWith") || fn.equals("endsWith") || fn.equals("contains"))) {
+            throw new OutsideFragment("function `" + fn + "`");
+        }
+        if (e.call().target().isEmpty() || a.size() != 2 || a.get(1).kind() != Kind.STR
+                || !(a.get(0).kind() == Kind.STR || a.get(0).kind() == Kind.DYN)) {
+            throw new OutsideFragment("`" + fn + "` on values that are not strings");
+        }
+        @SuppressWarnings("unchecked")
+        SeqExpr<CharSort> s = (SeqExpr<CharSort>) a.get(0).value();
+        @SuppressWarnings("unchecked")
+        SeqExpr<CharSort> t = (SeqExpr<CharSort>) a.get(1).value();
+        BoolExpr v = switch (fn) {
+            case "startsWith" -> ctx.mkPrefixOf(t, s);
+            case "endsWith" -> ctx.mkSuffixOf(t, s);
+            default -> ctx.mkContains(s, t);
+        };
+        BoolExpr error = errors(a);
+        if (a.get(0).kind() == Kind.DYN) {
+            // a decoded argument that is not a string has no such function: a run-time error
+            error = ctx.mkOr(error, ctx.mkNot(a.get(0).arg().isString()));
+        }
+        return Val.of(Kind.BOOL, v, error);
+    }
+
+    /**
+     * {@code + - * / %} on two numbers of one type, as cel-java computes them: doubles rounded to nearest even
+     * (never an error), ints and uints in 64 bits with an error where the exact result does not fit, on division or
+     * modulo by zero, and on the least int divided by -1. (Mixed types do not pass the checker.)
+     */
+    private Val arithmetic(Operator op, String fn, Val x, Val y) throws OutsideFragment {
+        if (!number(x) || x.kind() != y.kind()) {
+            throw new OutsideFragment("arithmetic (`" + display(fn) + "`) on values that are not both ints, both uints "
+                    + "or both doubles");
+        }
+        BoolExpr in = ctx.mkOr(x.error(), y.error());
+        if (x.kind() == Kind.DBL) {
+            FPExpr u = fp(x);
+            FPExpr w = fp(y);
+            var rne = ctx.mkFPRoundNearestTiesToEven();
+            FPExpr v = switch (op) {
+                case ADD -> ctx.mkFPAdd(rne, u, w);
+                case SUBTRACT -> ctx.mkFPSub(rne, u, w);
+                case MULTIPLY -> ctx.mkFPMul(rne, u, w);
+                case DIVIDE -> ctx.mkFPDiv(rne, u, w);
+                default -> throw new OutsideFragment("`%` on doubles");
+            };
+            return Val.of(Kind.DBL, v, in);
+        }
+        BitVecExpr u = bv(x);
+        BitVecExpr w = bv(y);
+        boolean signed = x.kind() == Kind.INT;
+        BitVecExpr zero = ctx.mkBV(0, 64);
+        BitVecExpr v;
+        BoolExpr fails;
+        switch (op) {
+            case ADD -> {
+                v = ctx.mkBVAdd(u, w);
+                fails = signed ? ctx.mkNot(ctx.mkAnd(ctx.mkBVAddNoOverflow(u, w, true), ctx.mkBVAddNoUnderflow(u, w)))
+                        : ctx.mkNot(ctx.mkBVAddNoOverflow(u, w, false));
+            }
+            case SUBTRACT -> {
+                v = ctx.mkBVSub(u, w);
+                fails = signed ? ctx.mkNot(ctx.mkAnd(ctx.mkBVSubNoOverflow(u, w), ctx.mkBVSubNoUnderflow(u, w, true)))
+                        : ctx.mkBVULT(u, w);
+            }
+            case MULTIPLY -> {
+                v = ctx.mkBVMul(u, w);
+                fails = signed ? ctx.mkNot(ctx.mkAnd(ctx.mkBVMulNoOverflow(u, w, true), ctx.mkBVMulNoUnderflow(u, w)))
+                        : ctx.mkNot(ctx.mkBVMulNoOverflow(u, w, false));
+            }
+            case DIVIDE -> {
+                v = signed ? ctx.mkBVSDiv(u, w) : ctx.mkBVUDiv(u, w);
+                fails = ctx.mkEq(w, zero);
+                if (signed) {
+                    fails = ctx.mkOr(fails, ctx.mkAnd(ctx.mkEq(u, ctx.mkBV(Long.MIN_VALUE, 64)),
+                            ctx.mkEq(w, ctx.mkBV(-1, 64))));
+                }
+            }
+            default -> {
+                // Java's remainder: the sign of the dividend, as bvsrem; the least int % -1 is 0
+                v = signed ? ctx.mkBVSRem(u, w) : ctx.mkBVURem(u, w);
+                fails = ctx.mkEq(w, zero);
+            }
+        }
+        return Val.of(x.kind(), v, ctx.mkOr(in, fails));
     }
 
     private static String display(String fn) {
@@ -294,21 +378,86 @@ final class ConditionEncoder {
     }
 
     private static boolean number(Val v) {
-        return v.kind() == Kind.NUM || v.kind() == Kind.INT;
+        return v.kind() == Kind.DBL || v.kind() == Kind.INT || v.kind() == Kind.UINT;
+    }
+
+    private static FPExpr fp(Val v) {
+        return (FPExpr) v.value();
+    }
+
+    private static BitVecExpr bv(Val v) {
+        return (BitVecExpr) v.value();
     }
 
     /**
-     * Int arithmetic fails outside the 64-bit range (CEL's overflow error). Double arithmetic is taken over the
-     * reals: IEEE rounding is not modelled (a witness is replayed before it is reported).
+     * The ordering {@code op} of two numbers. Doubles with each other: IEEE ({@code -0.0} and {@code 0.0} equal,
+     * NaN unordered); ints and uints: by value; a double with an int or uint: {@link Cmp} of the double and the
+     * integer rounded to a double.
      */
-    @SuppressWarnings("unchecked")
-    private BoolExpr overflow(Kind kind, ArithExpr<?> v, BoolExpr error) {
-        if (kind != Kind.INT) {
-            return error;
+    private BoolExpr order(Operator op, Val x, Val y) {
+        if (x.kind() == Kind.DBL && y.kind() == Kind.DBL) {
+            return switch (op) {
+                case LESS -> ctx.mkFPLt(fp(x), fp(y));
+                case LESS_EQUALS -> ctx.mkFPLEq(fp(x), fp(y));
+                case GREATER -> ctx.mkFPGt(fp(x), fp(y));
+                default -> ctx.mkFPGEq(fp(x), fp(y));
+            };
         }
-        BoolExpr out = ctx.mkOr(ctx.mkLt((ArithExpr) v, ctx.mkReal(MIN.toString())),
-                ctx.mkGt((ArithExpr) v, ctx.mkReal(MAX.toString())));
-        return ctx.mkOr(error, out);
+        Cmp c = compare(x, y);
+        return switch (op) {
+            case LESS -> c.lt();
+            case LESS_EQUALS -> ctx.mkOr(c.lt(), c.eq());
+            case GREATER -> ctx.mkNot(ctx.mkOr(c.lt(), c.eq()));
+            default -> ctx.mkNot(c.lt());
+        };
+    }
+
+    /** A three-way comparison: less, equal, else greater. */
+    private record Cmp(BoolExpr lt, BoolExpr eq) {}
+
+    /** cel-java's three-way comparison of two numbers of which at most one is a double. */
+    private Cmp compare(Val x, Val y) {
+        Kind a = x.kind();
+        Kind b = y.kind();
+        if (a == Kind.DBL || b == Kind.DBL) {
+            boolean flip = b == Kind.DBL;
+            Val d = flip ? y : x;
+            Val i = flip ? x : y;
+            Cmp c = compareDoubleInteger(fp(d), toDouble(i));
+            // compare(i, d) = -compare(d, i)
+            return flip ? new Cmp(ctx.mkNot(ctx.mkOr(c.lt(), c.eq())), c.eq()) : c;
+        }
+        BitVecExpr u = bv(x);
+        BitVecExpr w = bv(y);
+        if (a == b) {
+            return new Cmp(a == Kind.INT ? ctx.mkBVSLT(u, w) : ctx.mkBVULT(u, w), ctx.mkEq(u, w));
+        }
+        // an int and a uint, as cel-java's compareIntUint: a negative int, or a uint of at least the largest int
+        // (sic: 2^63-1u is above the int 2^63-1), puts the int below; else by value
+        boolean flip = a == Kind.UINT;
+        BitVecExpr i = flip ? w : u;
+        BitVecExpr n = flip ? u : w;
+        BoolExpr settled = ctx.mkOr(ctx.mkBVSLT(i, ctx.mkBV(0, 64)), ctx.mkBVUGE(n, ctx.mkBV(Long.MAX_VALUE, 64)));
+        BoolExpr below = ctx.mkOr(settled, ctx.mkBVSLT(i, n));
+        BoolExpr eq = ctx.mkAnd(ctx.mkNot(settled), ctx.mkEq(i, n));
+        return flip ? new Cmp(ctx.mkNot(ctx.mkOr(below, eq)), eq) : new Cmp(below, eq);
+    }
+
+    /** An int or uint rounded to the nearest double, as Java's {@code (double) l} and Guava's uint do. */
+    private FPExpr toDouble(Val i) {
+        return ctx.mkFPToFP(ctx.mkFPRoundNearestTiesToEven(), bv(i), doubleSort(ctx), i.kind() == Kind.INT);
+    }
+
+    /**
+     * {@code Double.compare(d, e)} where {@code e} is an integer converted to a double (never NaN, never
+     * {@code -0.0}): NaN is above everything and {@code -0.0} below {@code 0.0}. cel-java's
+     * {@code compareDoubleInt} first settles doubles outside the int range, which this already orders the same.
+     */
+    private Cmp compareDoubleInteger(FPExpr d, FPExpr e) {
+        BoolExpr negativeZero = ctx.mkAnd(ctx.mkFPIsZero(d), ctx.mkFPIsNegative(d));
+        BoolExpr lt = ctx.mkOr(ctx.mkFPLt(d, e), ctx.mkAnd(negativeZero, ctx.mkFPIsZero(e)));
+        BoolExpr eq = ctx.mkAnd(ctx.mkFPEq(d, e), ctx.mkNot(negativeZero));
+        return new Cmp(lt, eq);
     }
 
     private void bools(String fn, List<Val> a) throws OutsideFragment {
@@ -335,7 +484,10 @@ final class ConditionEncoder {
         return ctx.mkOr(e.toArray(new BoolExpr[0]));
     }
 
-    /** CEL equality of two encoded values; a decoded argument equals a string only when it is a string. */
+    /**
+     * CEL equality of two encoded values: numbers by value (doubles with each other as IEEE {@code ==}, with an
+     * integer as {@link #compare}); a decoded argument equals a string only when it is a string.
+     */
     private BoolExpr equal(Val x, Val y) throws OutsideFragment {
         if (x.kind() == Kind.DYN || y.kind() == Kind.DYN) {
             Val d = x.kind() == Kind.DYN ? x : y;
@@ -346,7 +498,10 @@ final class ConditionEncoder {
             return ctx.mkAnd(d.arg().isString(), ctx.mkEq(d.value(), o.value()));
         }
         if (number(x) && number(y)) {
-            return ctx.mkEq(x.value(), y.value());
+            if (x.kind() == Kind.DBL && y.kind() == Kind.DBL) {
+                return ctx.mkFPEq(fp(x), fp(y));
+            }
+            return compare(x, y).eq();
         }
         if (x.kind() != y.kind() || !(x.kind() == Kind.STR || x.kind() == Kind.BOOL)) {
             throw new OutsideFragment("an equality of values that are not both numbers, strings or booleans");

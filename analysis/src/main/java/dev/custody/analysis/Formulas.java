@@ -2,16 +2,21 @@ package dev.custody.analysis;
 
 import com.microsoft.z3.BoolExpr;
 import com.microsoft.z3.Context;
+import com.microsoft.z3.Expr;
 import com.microsoft.z3.Model;
 import com.microsoft.z3.Params;
 import com.microsoft.z3.Solver;
 import com.microsoft.z3.Status;
+import com.microsoft.z3.Tactic;
+import com.microsoft.z3.enumerations.Z3_decl_kind;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.HashSet;
 import java.util.TreeSet;
 
 /**
@@ -38,11 +43,23 @@ final class Formulas implements AutoCloseable {
      */
     record RuleFormula(BoolExpr isTrue, BoolExpr fails, BoolExpr value, BoolExpr error, String reason) {}
 
+    /**
+     * How long a query may take on the incremental solver before it goes to the bit-blasting one, in
+     * milliseconds (at most half the query's time-out).
+     */
+    static final long INCREMENTAL_TRY_MS = 150;
+
     final Context ctx;
     final ActionSpace space;
     private final Solver solver;
+    private final long timeoutMs;
+    private final long incrementalMs;
+    private final Tactic blast;
     private final Map<AnalyzedRule, RuleFormula> rules = new IdentityHashMap<>();
     private final Map<String, BoolExpr[]> opaque = new HashMap<>();
+    /** Rules' formulas by AST id: whether they hold terms the incremental solver is slow on. */
+    private final Map<Integer, Boolean> heavy = new HashMap<>();
+    private final Map<Integer, Boolean> arithmeticMemo = new HashMap<>();
     private int queries;
 
     Formulas(TriggerAction action, List<PolicySet> sets, long timeoutMs) {
@@ -58,11 +75,14 @@ final class Formulas implements AutoCloseable {
         }
         ctx = new Context();
         space = new ActionSpace(ctx, action, new ArrayList<>(wallets), new ArrayList<>(workspaces));
+        this.timeoutMs = Math.max(1, timeoutMs);
+        incrementalMs = Math.max(1, Math.min(INCREMENTAL_TRY_MS, this.timeoutMs / 2));
         solver = ctx.mkSolver();
         Params p = ctx.mkParams();
-        p.add("timeout", (int) Math.min(Integer.MAX_VALUE, Math.max(1, timeoutMs)));
+        p.add("timeout", (int) Math.min(Integer.MAX_VALUE, incrementalMs));
         solver.setParameters(p);
         solver.add(space.facts());
+        blast = ctx.mkTactic("qffp");
     }
 
     /** The formulas of a rule, encoded on first use. */
@@ -88,8 +108,13 @@ final class Formulas implements AutoCloseable {
             value = free[0];
             error = free[1];
         }
-        return new RuleFormula(ctx.mkAnd(applies, ctx.mkNot(error), value), ctx.mkAnd(applies, error), value, error,
-                reason);
+        RuleFormula f = new RuleFormula(ctx.mkAnd(applies, ctx.mkNot(error), value), ctx.mkAnd(applies, error), value,
+                error, reason);
+        boolean slow = arithmetic(value, arithmeticMemo) || arithmetic(error, arithmeticMemo);
+        for (Expr<?> e : List.of(f.isTrue(), f.fails(), value, error)) {
+            heavy.merge(e.getId(), slow, Boolean::logicalOr);
+        }
+        return f;
     }
 
     /** Whether the rule's policy targets the action's wallet and workspace. */
@@ -97,19 +122,103 @@ final class Formulas implements AutoCloseable {
         return ctx.mkAnd(space.walletIn(r.walletIds()), space.workspaceIs(r.workspaceId()));
     }
 
-    /** Checks the conjunction of {@code parts} under the schema facts. */
+    /**
+     * Checks the conjunction of {@code parts} under the schema facts, within the query's time-out: first on the
+     * incremental solver (quick for comparisons with constants, strings, booleans), and when that has not decided
+     * within {@link #INCREMENTAL_TRY_MS}, on a solver that bit-blasts the floating-point and bit-vector terms
+     * first (Z3's {@code qffp} tactic, then its SMT core for what is left): double arithmetic and int-to-double
+     * conversions of fields are far quicker so. Both are exact; only the time differs.
+     */
     Answer check(BoolExpr... parts) {
         queries++;
+        boolean heavy = false;
+        for (BoolExpr b : parts) {
+            heavy |= heavy(b, new HashSet<>());
+        }
+        if (heavy) {
+            return blasted(timeoutMs, parts);
+        }
         solver.push();
         try {
             for (BoolExpr b : parts) {
                 solver.add(b);
             }
             Status s = solver.check();
-            return new Answer(s, s == Status.SATISFIABLE ? solver.getModel() : null);
+            if (s != Status.UNKNOWN) {
+                return new Answer(s, s == Status.SATISFIABLE ? solver.getModel() : null);
+            }
         } finally {
             solver.pop();
         }
+        return blasted(timeoutMs - incrementalMs, parts);
+    }
+
+    private Answer blasted(long ms, BoolExpr... parts) {
+        Solver blasting = ctx.mkSolver(ctx.tryFor(blast, (int) Math.min(Integer.MAX_VALUE, Math.max(1, ms))));
+        blasting.add(space.facts());
+        blasting.add(parts);
+        Status s = blasting.check();
+        return new Answer(s, s == Status.SATISFIABLE ? blasting.getModel() : null);
+    }
+
+    /**
+     * Whether a query part holds a rule whose formulas have double arithmetic, an int-to-double conversion of a
+     * field or an int product or quotient of fields (terms the incremental solver is slow on): the part's boolean
+     * structure is followed down to the rules' formulas. A guess at speed only; both solvers are exact.
+     */
+    private boolean heavy(Expr<?> e, Set<Integer> seen) {
+        int id = e.getId();
+        Boolean known = heavy.get(id);
+        if (known != null) {
+            return known;
+        }
+        if (!seen.add(id) || !e.isBool() || !e.isApp() || e.isConst()) {
+            return false;
+        }
+        for (Expr<?> a : e.getArgs()) {
+            if (heavy(a, seen)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a formula (a rule's) holds one of the terms {@link #heavy(Expr, Set)} looks for. */
+    private static boolean arithmetic(Expr<?> e, Map<Integer, Boolean> memo) {
+        int id = e.getId();
+        Boolean known = memo.get(id);
+        if (known != null) {
+            return known;
+        }
+        boolean out = false;
+        if (e.isApp() && !e.isNumeral() && !e.isConst()) {
+            Z3_decl_kind k = e.getFuncDecl().getDeclKind();
+            switch (k) {
+                case Z3_OP_FPA_ADD, Z3_OP_FPA_SUB, Z3_OP_FPA_MUL, Z3_OP_FPA_DIV, Z3_OP_BMUL, Z3_OP_BSDIV,
+                        Z3_OP_BUDIV, Z3_OP_BSREM, Z3_OP_BUREM, Z3_OP_BSMUL_NO_OVFL, Z3_OP_BUMUL_NO_OVFL,
+                        Z3_OP_BSMUL_NO_UDFL -> out = !allNumerals(e);
+                case Z3_OP_FPA_TO_FP, Z3_OP_FPA_TO_FP_UNSIGNED -> out = !allNumerals(e);
+                default -> {
+                    for (Expr<?> a : e.getArgs()) {
+                        if (arithmetic(a, memo)) {
+                            out = true;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        memo.put(id, out);
+        return out;
+    }
+
+    private static boolean allNumerals(Expr<?> e) {
+        for (Expr<?> a : e.getArgs()) {
+            if (!(a.isNumeral() || a instanceof com.microsoft.z3.FPRMExpr)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** How many queries were asked. */

@@ -23,10 +23,13 @@ import java.util.Optional;
  * workspace targeting, declaration order, DENY over ALLOW, absent optional fields and {@code decoded_args} keys
  * fail unless guarded by {@code has()}, {@code &&}/{@code ||} absorb failures. A claim that no action exists
  * ({@code unsatisfiable}, {@code always_true}, {@code shadowed}, {@code overridden}, {@code duplicate}) is proved
- * by the solver over a superset of the valid actions; a claim that one exists ({@code may_error}) is reported
- * only with a witness action that was replayed through {@link dev.custody.engine.PolicyEngine} and gave the
- * claimed decision. A rule outside the fragment is {@code not_analyzed}; a query past the time-out is
- * {@code unknown}; neither is a claim.
+ * by the solver over the valid actions, with cel-java's numbers ({@link ConditionEncoder}); a claim that one
+ * exists ({@code may_error}) is reported only with a witness action that was replayed through
+ * {@link dev.custody.engine.PolicyEngine} and gave the claimed decision; a shadowed or overridden rule only with a witness on which the engine finds the rule true
+ * and another rule decides. Before any claim about a rule, the actions the solver found on which the rule is
+ * true (and, if any, not true) are replayed through the engine's evaluation of the condition: if the engine
+ * disagrees, the rule is {@code unknown} and nothing is claimed about it. A rule outside the fragment is
+ * {@code not_analyzed}; a query past the time-out is {@code unknown}; neither is a claim.
  *
  * <p>Each call builds and closes its own solver context; an instance holds only settings and is thread-safe.
  */
@@ -99,7 +102,21 @@ public final class PolicyAnalyzer {
             return false;
         }
         if (canBeTrue.sat()) {
+            // the encoding must agree with the engine on the very action it found, or nothing about the rule is
+            // claimed (an exact encoding always does; this keeps a departure from turning into a false claim)
+            Map<String, Object> sample = f.space.witness(canBeTrue.model(), "sample-true-" + r.ruleId());
+            if (!Replay.value(r, sample).equals(Optional.of(true))) {
+                out.add(disagrees(r, "true", sample));
+                return false;
+            }
             Formulas.Answer canBeOther = f.check(f.applies(r), f.not(rf.isTrue()));
+            if (canBeOther.sat()) {
+                Map<String, Object> other = f.space.witness(canBeOther.model(), "sample-other-" + r.ruleId());
+                if (Replay.value(r, other).equals(Optional.of(true))) {
+                    out.add(disagrees(r, "false or failing", other));
+                    return false;
+                }
+            }
             if (canBeOther.unsat()) {
                 out.add(new AnalysisFinding(FindingKind.ALWAYS_TRUE, r, List.of(),
                         "every valid action makes this rule true" + (r.effect() == Effect.DENY
@@ -169,9 +186,14 @@ public final class PolicyAnalyzer {
             if (alone.unsat()) {
                 List<AnalyzedRule> related = overlapping(f, r, earlier);
                 Map<String, Object> witness = coverWitness(f, kept, r, related, replay, false);
-                out.add(new AnalysisFinding(FindingKind.SHADOWED, r, related,
-                        "whenever this rule is true, an earlier " + r.effect().name() + " rule (" + labels(related)
-                                + ") is true for the same wallet: it never gets attribution", witness));
+                if (witness == null) {
+                    unknown++;
+                    out.add(unreplayed(r, "shadowed"));
+                } else {
+                    out.add(new AnalysisFinding(FindingKind.SHADOWED, r, related,
+                            "whenever this rule is true, an earlier " + r.effect().name() + " rule (" + labels(related)
+                                    + ") is true for the same wallet: it never gets attribution", witness));
+                }
             } else if (!alone.sat()) {
                 unknown++;
                 out.add(unknown(r, "whether earlier rules shadow it"));
@@ -188,9 +210,14 @@ public final class PolicyAnalyzer {
             if (alone.unsat()) {
                 List<AnalyzedRule> related = overlapping(f, r, denies);
                 Map<String, Object> witness = coverWitness(f, kept, r, related, replay, true);
-                out.add(new AnalysisFinding(FindingKind.OVERRIDDEN, r, related,
-                        "whenever this rule is true, a DENY rule (" + labels(related)
-                                + ") is true for the same wallet: it never allows", witness));
+                if (witness == null) {
+                    unknown++;
+                    out.add(unreplayed(r, "overridden"));
+                } else {
+                    out.add(new AnalysisFinding(FindingKind.OVERRIDDEN, r, related,
+                            "whenever this rule is true, a DENY rule (" + labels(related)
+                                    + ") is true for the same wallet: it never allows", witness));
+                }
             } else if (!alone.sat()) {
                 unknown++;
                 out.add(unknown(r, "whether DENY rules override it"));
@@ -285,6 +312,20 @@ public final class PolicyAnalyzer {
                         + d.map(x -> x.outcome() + (x.failClosed() ? " (fail_closed)" : "")).orElse("no decision")
                         + "; nothing is claimed", null));
         return 1;
+    }
+
+    /** The engine did not give the rule on a solver's action the value the encoding gave it. */
+    private static AnalysisFinding disagrees(AnalyzedRule r, String what, Map<String, Object> action) {
+        return new AnalysisFinding(FindingKind.UNKNOWN, r, List.of(),
+                "the solver's action on which this rule is " + what + " did not replay so (the engine gave "
+                        + Replay.value(r, action).map(String::valueOf).orElse("an error") + "); nothing is claimed",
+                null);
+    }
+
+    /** A proof whose witness did not replay: not reported. */
+    private static AnalysisFinding unreplayed(AnalyzedRule r, String kind) {
+        return new AnalysisFinding(FindingKind.UNKNOWN, r, List.of(),
+                "the solver proved this rule " + kind + ", but no witness of it replayed; nothing is claimed", null);
     }
 
     private AnalysisFinding unknown(AnalyzedRule r, String what) {
