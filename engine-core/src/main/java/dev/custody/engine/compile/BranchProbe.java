@@ -157,10 +157,11 @@ final class BranchProbe {
     }
 
     private static Node call(CelExpr e, java.util.function.LongToIntFunction branchOf) {
-        String f = e.call().function();
+        CelSemantics.Call f = CelSemantics.call(e.call().function());
         List<CelExpr> args = e.call().args();
         if (e.call().target().isPresent()) {
-            if (args.size() != 1 || !(f.equals("startsWith") || f.equals("endsWith") || f.equals("contains"))) {
+            if (args.size() != 1 || !(f == CelSemantics.Call.STARTS_WITH || f == CelSemantics.Call.ENDS_WITH
+                    || f == CelSemantics.Call.CONTAINS)) {
                 throw Unsure.INSTANCE;
             }
             Node target = node(e.call().target().get(), branchOf);
@@ -176,8 +177,8 @@ final class BranchProbe {
                 }
                 if (t instanceof String s && a instanceof String x) {
                     return switch (f) {
-                        case "startsWith" -> s.startsWith(x);
-                        case "endsWith" -> s.endsWith(x);
+                        case STARTS_WITH -> s.startsWith(x);
+                        case ENDS_WITH -> s.endsWith(x);
                         default -> s.contains(x);
                     };
                 }
@@ -185,34 +186,28 @@ final class BranchProbe {
             };
         }
         switch (f) {
-            case "_&&_", "_||_" -> {
+            case AND, OR -> {
                 if (args.size() != 2) {
                     throw Unsure.INSTANCE;
                 }
-                boolean and = f.equals("_&&_");
                 Node left = node(args.get(0), branchOf);
                 Node right = node(args.get(1), branchOf);
-                Boolean decisive = !and;
+                if (f == CelSemantics.Call.AND) {
+                    return (sections, outcomes) -> {
+                        Object l = logical(left.eval(sections, outcomes));
+                        return CelSemantics.isFalse(l) ? l : CelSemantics.and(l, logical(right.eval(sections, outcomes)));
+                    };
+                }
                 return (sections, outcomes) -> {
                     Object l = logical(left.eval(sections, outcomes));
-                    if (decisive.equals(l)) {
-                        return l;
-                    }
-                    Object r = logical(right.eval(sections, outcomes));
-                    if (decisive.equals(r)) {
-                        return r;
-                    }
-                    return l == ERROR || r == ERROR ? ERROR : !decisive;
+                    return CelSemantics.isTrue(l) ? l : CelSemantics.or(l, logical(right.eval(sections, outcomes)));
                 };
             }
-            case "!_" -> {
+            case NOT -> {
                 Node operand = node(args.get(0), branchOf);
-                return (sections, outcomes) -> {
-                    Object o = logical(operand.eval(sections, outcomes));
-                    return o == ERROR ? ERROR : !(Boolean) o;
-                };
+                return (sections, outcomes) -> CelSemantics.not(logical(operand.eval(sections, outcomes)));
             }
-            case "_?_:_" -> {
+            case CONDITIONAL -> {
                 Node c = node(args.get(0), branchOf);
                 Node yes = node(args.get(1), branchOf);
                 Node no = node(args.get(2), branchOf);
@@ -224,14 +219,15 @@ final class BranchProbe {
                     return ((Boolean) v ? yes : no).eval(sections, outcomes);
                 };
             }
-            case "_==_", "_!=_" -> {
-                boolean eq = f.equals("_==_");
+            case EQUALS, NOT_EQUALS -> {
+                boolean eq = f == CelSemantics.Call.EQUALS;
                 return binary(args, branchOf, (l, r) -> equal(l, r) == eq);
             }
-            case "_<_", "_<=_", "_>_", "_>=_" -> {
-                return binary(args, branchOf, (l, r) -> ordered(f, l, r));
+            case LESS, LESS_EQUALS, GREATER, GREATER_EQUALS -> {
+                int op = CelSemantics.ordering(f);
+                return binary(args, branchOf, (l, r) -> ordered(op, l, r));
             }
-            case "@in" -> {
+            case IN -> {
                 if (args.get(1).getKind() != CelExpr.ExprKind.Kind.LIST) {
                     throw Unsure.INSTANCE;
                 }
@@ -259,7 +255,7 @@ final class BranchProbe {
                     return false;
                 };
             }
-            case "_+_" -> {
+            case ADD -> {
                 return binary(args, branchOf, (l, r) -> {
                     if (l instanceof Double a && r instanceof Double b) {
                         return a + b;
@@ -305,19 +301,11 @@ final class BranchProbe {
         throw Unsure.INSTANCE;
     }
 
-    /** CEL equality of two scalars as cel-java has it: numbers by value across int and double, strings, booleans. */
+    /** CEL equality of two scalars as cel-java has it ({@link CelSemantics}): numbers, strings, booleans. */
     private static boolean equal(Object a, Object b) {
-        if (a instanceof Double x && b instanceof Double y) {
-            return x.doubleValue() == y.doubleValue();
-        }
-        if (a instanceof Long x && b instanceof Long y) {
-            return x.longValue() == y.longValue();
-        }
-        if (a instanceof Double x && b instanceof Long y) {
-            return doubleVersusLong(x, y) == 0;
-        }
-        if (a instanceof Long x && b instanceof Double y) {
-            return doubleVersusLong(y, x) == 0;
+        Boolean numbers = CelSemantics.equalNumbers(a, b);
+        if (numbers != null) {
+            return numbers;
         }
         if ((a instanceof String && b instanceof String) || (a instanceof Boolean && b instanceof Boolean)) {
             return a.equals(b);
@@ -325,42 +313,12 @@ final class BranchProbe {
         throw Unsure.INSTANCE;
     }
 
-    /** {@code <}, {@code <=}, {@code >}, {@code >=} on two numbers as cel-java orders them. */
-    private static boolean ordered(String f, Object l, Object r) {
-        int c;
-        if (l instanceof Double x && r instanceof Double y) {
-            if (x.isNaN() || y.isNaN()) {
-                return false;
-            }
-            c = x < y ? -1 : x > y ? 1 : 0; // -0.0 and 0.0 are equal, as with the primitive operators
-        } else if (l instanceof Long x && r instanceof Long y) {
-            c = Long.compare(x, y);
-        } else if (l instanceof Double x && r instanceof Long y) {
-            c = doubleVersusLong(x, y);
-        } else if (l instanceof Long x && r instanceof Double y) {
-            c = -doubleVersusLong(y, x);
-        } else {
+    /** {@code <}, {@code <=}, {@code >}, {@code >=} on two numbers as cel-java orders them ({@link CelSemantics}). */
+    private static boolean ordered(int op, Object l, Object r) {
+        Boolean numbers = CelSemantics.orderNumbers(op, l, r);
+        if (numbers == null) {
             throw Unsure.INSTANCE;
         }
-        return switch (f) {
-            case "_<_" -> c < 0;
-            case "_<=_" -> c <= 0;
-            case "_>_" -> c > 0;
-            default -> c >= 0;
-        };
-    }
-
-    /**
-     * A double against an int as cel-java compares them: beyond the range of int by value, otherwise with the int
-     * converted to double ({@link Double#compare}, so -0.0 is below 0).
-     */
-    private static int doubleVersusLong(double d, long l) {
-        if (d < (double) Long.MIN_VALUE) {
-            return -1;
-        }
-        if (d > (double) Long.MAX_VALUE) {
-            return 1;
-        }
-        return Double.compare(d, (double) l);
+        return numbers;
     }
 }

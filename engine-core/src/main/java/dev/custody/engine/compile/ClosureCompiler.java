@@ -172,14 +172,14 @@ final class ClosureCompiler {
         List<CelExpr> args = new ArrayList<>();
         e.call().target().ifPresent(args::add);
         args.addAll(e.call().args());
-        return switch (e.call().function()) {
-            case "_&&_", "_||_", "!_", "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_", "@in", "startsWith", "endsWith",
-                    "contains", "matches" -> T.BOOL;
-            case "size", "int" -> T.INT;
-            case "double" -> T.DOUBLE;
-            case "string" -> T.STRING;
-            case "-_" -> exact(args.get(0));
-            case "_?_:_", "_+_", "_-_", "_*_", "_/_", "_%_" -> {
+        return switch (CelSemantics.call(e.call().function())) {
+            case AND, OR, NOT, EQUALS, NOT_EQUALS, LESS, LESS_EQUALS, GREATER, GREATER_EQUALS, IN, STARTS_WITH,
+                    ENDS_WITH, CONTAINS, MATCHES -> T.BOOL;
+            case SIZE, INT -> T.INT;
+            case DOUBLE -> T.DOUBLE;
+            case STRING -> T.STRING;
+            case NEGATE -> exact(args.get(0));
+            case CONDITIONAL, ADD, SUBTRACT, MULTIPLY, DIVIDE, MODULO -> {
                 T a = exact(args.get(args.size() - 2));
                 T b = exact(args.get(args.size() - 1));
                 yield a == b && a != T.BOOL ? a : T.OTHER;
@@ -215,7 +215,7 @@ final class ClosureCompiler {
         boolean section = e.getKind() == CelExpr.ExprKind.Kind.SELECT
                 && e.select().operand().getKind() == CelExpr.ExprKind.Kind.IDENT
                 && scope.lastIndexOf(e.select().operand().ident().name()) < 0;
-        boolean pattern = e.getKind() == CelExpr.ExprKind.Kind.CALL && e.call().function().equals("matches");
+        boolean pattern = e.getKind() == CelExpr.ExprKind.Kind.CALL && CelSemantics.MATCHES.equals(e.call().function());
         return new Counted(n, section ? 1 : 0, pattern ? 2 : 1);
     }
 
@@ -321,83 +321,78 @@ final class ClosureCompiler {
         List<CelExpr> args = new ArrayList<>();
         e.call().target().ifPresent(args::add);
         args.addAll(e.call().args());
-        String fn = e.call().function();
+        CelSemantics.Call fn = CelSemantics.call(e.call().function());
         long id = e.id();
         List<Node> n = new ArrayList<>();
-        if (!fn.equals("matches")) {
+        if (fn != CelSemantics.Call.MATCHES) {
             for (CelExpr a : args) {
                 n.add(node(a, depth + 1));
             }
         }
         int arity = args.size();
         switch (fn) {
-            case "_&&_" -> {
+            case AND -> {
                 return new And(id, n.get(0), n.get(1));
             }
-            case "_||_" -> {
+            case OR -> {
                 return new Or(id, n.get(0), n.get(1));
             }
-            case "!_" -> {
+            case NOT -> {
                 return new Not(id, n.get(0));
             }
-            case "_?_:_" -> {
+            case CONDITIONAL -> {
                 return new Ternary(id, n.get(0), n.get(1), n.get(2));
             }
-            case "@not_strictly_false" -> {
+            case NOT_STRICTLY_FALSE -> {
                 return new NotStrictlyFalse(id, n.get(0));
             }
-            case "_==_", "_!=_" -> {
-                return equality(id, fn.equals("_!=_"), args.get(0), args.get(1), n.get(0), n.get(1));
+            case EQUALS, NOT_EQUALS -> {
+                return equality(id, fn == CelSemantics.Call.NOT_EQUALS, args.get(0), args.get(1), n.get(0), n.get(1));
             }
-            case "_<_", "_<=_", "_>_", "_>=_" -> {
-                int op = switch (fn) {
-                    case "_<_" -> LT;
-                    case "_<=_" -> LE;
-                    case "_>_" -> GT;
-                    default -> GE;
-                };
-                return ordering(id, op, exact(args.get(0)), exact(args.get(1)), n.get(0), n.get(1));
+            case LESS, LESS_EQUALS, GREATER, GREATER_EQUALS -> {
+                return ordering(id, CelSemantics.ordering(fn), exact(args.get(0)), exact(args.get(1)), n.get(0),
+                        n.get(1));
             }
-            case "_+_", "_-_", "_*_", "_/_", "_%_" -> {
+            case ADD, SUBTRACT, MULTIPLY, DIVIDE, MODULO -> {
                 int op = switch (fn) {
-                    case "_+_" -> ADD;
-                    case "_-_" -> SUB;
-                    case "_*_" -> MUL;
-                    case "_/_" -> DIV;
+                    case ADD -> ADD;
+                    case SUBTRACT -> SUB;
+                    case MULTIPLY -> MUL;
+                    case DIVIDE -> DIV;
                     default -> MOD;
                 };
                 return arithmetic(id, op, exact(args.get(0)), exact(args.get(1)), n.get(0), n.get(1));
             }
-            case "-_" -> {
+            case NEGATE -> {
                 return new Negate(id, n.get(0));
             }
-            case "@in" -> {
+            case IN -> {
                 return in(id, args.get(0), args.get(1), n.get(0), n.get(1));
             }
-            case "_[_]" -> {
+            case INDEX -> {
                 return new Index(id, n.get(0), n.get(1));
             }
-            case "size" -> {
+            case SIZE -> {
                 if (arity != 1) {
                     throw unsupported();
                 }
                 return new Size(id, n.get(0));
             }
-            case "startsWith", "endsWith", "contains" -> {
+            case STARTS_WITH, ENDS_WITH, CONTAINS -> {
                 if (arity != 2 || e.call().target().isEmpty()) {
                     throw unsupported();
                 }
-                int op = fn.equals("startsWith") ? STARTS : fn.equals("endsWith") ? ENDS : CONTAINS;
+                int op = fn == CelSemantics.Call.STARTS_WITH ? STARTS : fn == CelSemantics.Call.ENDS_WITH ? ENDS : CONTAINS;
                 return new StringTest(id, op, n.get(0), n.get(1));
             }
-            case "matches" -> {
+            case MATCHES -> {
                 return matches(id, args, depth);
             }
-            case "int", "double", "string" -> {
+            case INT, DOUBLE, STRING -> {
                 if (arity != 1 || e.call().target().isPresent()) {
                     throw unsupported();
                 }
-                int to = fn.equals("int") ? TO_INT : fn.equals("double") ? TO_DOUBLE : TO_STRING;
+                int to = fn == CelSemantics.Call.INT ? TO_INT : fn == CelSemantics.Call.DOUBLE ? TO_DOUBLE : TO_STRING;
                 return new Convert(id, to, n.get(0));
             }
             default -> throw unsupported();
@@ -485,10 +480,6 @@ final class ClosureCompiler {
     // ---------------------------------------------------------------------------------------------------
     // CEL run-time semantics over the values a payload holds: Long, Double, String, Boolean, List, Map
 
-    static final int LT = 0;
-    static final int LE = 1;
-    static final int GT = 2;
-    static final int GE = 3;
     static final int ADD = 0;
     static final int SUB = 1;
     static final int MUL = 2;
@@ -500,9 +491,6 @@ final class ClosureCompiler {
     static final int TO_INT = 0;
     static final int TO_DOUBLE = 1;
     static final int TO_STRING = 2;
-
-    private static final double DOUBLE_OF_LONG_MIN = (double) Long.MIN_VALUE;
-    private static final double DOUBLE_OF_LONG_MAX = (double) Long.MAX_VALUE;
 
     /** Whether a value is of a type the compiled form knows; anything else defers to cel-java. */
     static boolean known(Object v) {
@@ -541,52 +529,16 @@ final class ClosureCompiler {
         return EvalError.worded(id);
     }
 
-    /** CEL's ordering of a double and an int: by value, the int converted to double, -0.0 below 0. */
-    static int compareDoubleLong(double d, long l) {
-        if (d < DOUBLE_OF_LONG_MIN) {
-            return -1;
-        }
-        if (d > DOUBLE_OF_LONG_MAX) {
-            return 1;
-        }
-        return Double.compare(d, (double) l);
-    }
-
-    static boolean ordered(int op, int c) {
-        return switch (op) {
-            case LT -> c < 0;
-            case LE -> c <= 0;
-            case GT -> c > 0;
-            default -> c >= 0;
-        };
-    }
-
-    static boolean orderedDoubles(int op, double x, double y) {
-        return switch (op) {
-            case LT -> x < y;
-            case LE -> x <= y;
-            case GT -> x > y;
-            default -> x >= y;
-        };
-    }
-
-    /** CEL equality (heterogeneous numbers by value, lists and maps element by element). */
+    /** CEL equality (heterogeneous numbers by value, {@link CelSemantics}; lists and maps element by element). */
     static boolean celEquals(Object a, Object b) {
-        if (a instanceof Double x) {
-            if (b instanceof Double y) {
-                return x.doubleValue() == y.doubleValue();
-            }
-            if (b instanceof Long y) {
-                return compareDoubleLong(x, y) == 0;
-            }
-        } else if (a instanceof Long x) {
-            if (b instanceof Long y) {
-                return x.longValue() == y.longValue();
-            }
-            if (b instanceof Double y) {
-                return compareDoubleLong(y, x) == 0;
-            }
-        } else if (a instanceof String || a instanceof Boolean) {
+        if (CelSemantics.sameObject(a, b)) {
+            return true;
+        }
+        Boolean numbers = CelSemantics.equalNumbers(a, b);
+        if (numbers != null) {
+            return numbers;
+        }
+        if (a instanceof String || a instanceof Boolean) {
             if (!known(b)) {
                 throw EvalError.Defer.INSTANCE;
             }
@@ -624,7 +576,7 @@ final class ClosureCompiler {
                 }
                 return true;
             }
-        } else {
+        } else if (!(a instanceof Double) && !(a instanceof Long)) { // a number against a non-number: unequal
             throw EvalError.Defer.INSTANCE;
         }
         if (!known(b)) {
@@ -1092,6 +1044,14 @@ final class ClosureCompiler {
         throw mismatch(n.id, v);
     }
 
+    /** The boolean of a logical operator's result, or its error thrown. */
+    static boolean result(Object v) {
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        throw (EvalError) v;
+    }
+
     /** {@code a && b}: false if either is false, else the left error, else the right one, else true. */
     static final class And extends BoolNode {
         final Node left;
@@ -1106,20 +1066,10 @@ final class ClosureCompiler {
         @Override
         boolean test(Frame s) {
             Object l = operand(left, s);
-            if (l instanceof Boolean b && !b) {
+            if (CelSemantics.isFalse(l)) {
                 return false;
             }
-            Object r = operand(right, s);
-            if (r instanceof Boolean b && !b) {
-                return false;
-            }
-            if (l instanceof EvalError e) {
-                throw e;
-            }
-            if (r instanceof EvalError e) {
-                throw e;
-            }
-            return true;
+            return result(CelSemantics.and(l, operand(right, s)));
         }
     }
 
@@ -1137,20 +1087,10 @@ final class ClosureCompiler {
         @Override
         boolean test(Frame s) {
             Object l = operand(left, s);
-            if (l instanceof Boolean b && b) {
+            if (CelSemantics.isTrue(l)) {
                 return true;
             }
-            Object r = operand(right, s);
-            if (r instanceof Boolean b && b) {
-                return true;
-            }
-            if (l instanceof EvalError e) {
-                throw e;
-            }
-            if (r instanceof EvalError e) {
-                throw e;
-            }
-            return false;
+            return result(CelSemantics.or(l, operand(right, s)));
         }
     }
 
@@ -1201,9 +1141,9 @@ final class ClosureCompiler {
             try {
                 v = arg.eval(s);
             } catch (EvalError e) {
-                return true;
+                v = e;
             }
-            return v instanceof Boolean b ? b : true;
+            return CelSemantics.notStrictlyFalse(v);
         }
     }
 
@@ -1482,7 +1422,7 @@ final class ClosureCompiler {
         @Override
         boolean test(Frame s) {
             double a = x.asDouble(s);
-            return orderedDoubles(op, a, y.asDouble(s));
+            return CelSemantics.holdsDoubles(op, a, y.asDouble(s));
         }
     }
 
@@ -1501,7 +1441,7 @@ final class ClosureCompiler {
         @Override
         boolean test(Frame s) {
             long a = x.asLong(s);
-            return ordered(op, Long.compare(a, y.asLong(s)));
+            return CelSemantics.holds(op, Long.compare(a, y.asLong(s)));
         }
     }
 
@@ -1520,7 +1460,7 @@ final class ClosureCompiler {
         @Override
         boolean test(Frame s) {
             double a = x.asDouble(s);
-            return ordered(op, compareDoubleLong(a, y.asLong(s)));
+            return CelSemantics.holds(op, CelSemantics.compareDoubleInt(a, y.asLong(s)));
         }
     }
 
@@ -1539,7 +1479,7 @@ final class ClosureCompiler {
         @Override
         boolean test(Frame s) {
             long a = x.asLong(s);
-            return ordered(op, -compareDoubleLong(y.asDouble(s), a));
+            return CelSemantics.holds(op, CelSemantics.compareIntDouble(a, y.asDouble(s)));
         }
     }
 
@@ -1560,25 +1500,20 @@ final class ClosureCompiler {
         boolean test(Frame s) {
             Object a = x.eval(s);
             Object b = y.eval(s);
-            if (a instanceof Double d && b instanceof Double e) {
-                return orderedDoubles(op, d, e);
+            Boolean numbers = CelSemantics.orderNumbers(op, a, b);
+            if (numbers != null) {
+                return numbers;
             }
             s.cost.charge(CostMeter.stringChars(a) + CostMeter.stringChars(b));
             int c;
-            if (a instanceof Long l && b instanceof Long m) {
-                c = Long.compare(l, m);
-            } else if (a instanceof Double d && b instanceof Long m) {
-                c = compareDoubleLong(d, m);
-            } else if (a instanceof Long l && b instanceof Double e) {
-                c = -compareDoubleLong(e, l);
-            } else if (a instanceof String t && b instanceof String u) {
+            if (a instanceof String t && b instanceof String u) {
                 c = t.compareTo(u);
             } else if (a instanceof Boolean t && b instanceof Boolean u) {
                 c = Boolean.compare(t, u);
             } else {
                 throw mismatch(id, a, b);
             }
-            return ordered(op, c);
+            return CelSemantics.holds(op, c);
         }
     }
 

@@ -96,21 +96,21 @@ final class ConditionAnalyzer {
     private void visitCall(CelExpr e, Set<String> guarded) {
         var call = e.call();
         List<CelExpr> args = call.args();
-        switch (call.function()) {
-            case "_&&_" -> {
+        switch (CelSemantics.call(call.function())) {
+            case AND -> {
                 visit(args.get(0), union(guarded, whenTrue(args.get(1))));
                 visit(args.get(1), union(guarded, whenTrue(args.get(0))));
             }
-            case "_||_" -> {
+            case OR -> {
                 visit(args.get(0), union(guarded, whenFalse(args.get(1))));
                 visit(args.get(1), union(guarded, whenFalse(args.get(0))));
             }
-            case "_?_:_" -> {
+            case CONDITIONAL -> {
                 visit(args.get(0), guarded);
                 visit(args.get(1), union(guarded, whenTrue(args.get(0))));
                 visit(args.get(2), union(guarded, whenFalse(args.get(0))));
             }
-            case "_[_]" -> {
+            case INDEX -> {
                 if (DECODED_ARGS.equals(path(args.get(0)))) {
                     CelExpr key = args.get(1);
                     if (isString(key)) {
@@ -131,7 +131,7 @@ final class ConditionAnalyzer {
             }
             default -> {
                 checkEnum(call.function(), args);
-                if (call.function().equals("matches")) {
+                if (CelSemantics.MATCHES.equals(call.function())) {
                     checkRegex(call.target().isPresent() ? args.get(0) : args.size() == 2 ? args.get(1) : null);
                 }
                 call.target().ifPresent(t -> visit(t, guarded));
@@ -168,10 +168,11 @@ final class ConditionAnalyzer {
     }
 
     private void checkEnum(String function, List<CelExpr> args) {
-        if ((function.equals("_==_") || function.equals("_!=_")) && args.size() == 2) {
+        CelSemantics.Call c = CelSemantics.call(function);
+        if (c.isEquality() && args.size() == 2) {
             enumLiteral(path(args.get(0)), args.get(1));
             enumLiteral(path(args.get(1)), args.get(0));
-        } else if (function.equals("@in") && args.size() == 2 && args.get(1).getKind() == CelExpr.ExprKind.Kind.LIST) {
+        } else if (c == CelSemantics.Call.IN && args.size() == 2 && args.get(1).getKind() == CelExpr.ExprKind.Kind.LIST) {
             String p = path(args.get(0));
             args.get(1).list().elements().forEach(x -> enumLiteral(p, x));
         }
@@ -217,13 +218,13 @@ final class ConditionAnalyzer {
             return Set.of();
         }
         List<CelExpr> args = e.call().args();
-        return switch (e.call().function()) {
-            case "_&&_" -> union(whenTrue(args.get(0)), whenTrue(args.get(1)));
-            case "_||_" -> intersection(whenTrue(args.get(0)), whenTrue(args.get(1)));
-            case "!_" -> whenFalse(args.get(0));
-            case "_?_:_" -> intersection(union(whenTrue(args.get(0)), whenTrue(args.get(1))),
+        return switch (CelSemantics.call(e.call().function())) {
+            case AND -> union(whenTrue(args.get(0)), whenTrue(args.get(1)));
+            case OR -> intersection(whenTrue(args.get(0)), whenTrue(args.get(1)));
+            case NOT -> whenFalse(args.get(0));
+            case CONDITIONAL -> intersection(union(whenTrue(args.get(0)), whenTrue(args.get(1))),
                     union(whenFalse(args.get(0)), whenTrue(args.get(2))));
-            case "@in" -> isString(args.get(0)) && DECODED_ARGS.equals(path(args.get(1)))
+            case IN -> isString(args.get(0)) && DECODED_ARGS.equals(path(args.get(1)))
                     ? Set.of(DECODED_ARGS + "." + args.get(0).constant().stringValue())
                     : Set.of();
             default -> Set.of();
@@ -236,11 +237,11 @@ final class ConditionAnalyzer {
             return Set.of();
         }
         List<CelExpr> args = e.call().args();
-        return switch (e.call().function()) {
-            case "_&&_" -> intersection(whenFalse(args.get(0)), whenFalse(args.get(1)));
-            case "_||_" -> union(whenFalse(args.get(0)), whenFalse(args.get(1)));
-            case "!_" -> whenTrue(args.get(0));
-            case "_?_:_" -> intersection(union(whenTrue(args.get(0)), whenFalse(args.get(1))),
+        return switch (CelSemantics.call(e.call().function())) {
+            case AND -> intersection(whenFalse(args.get(0)), whenFalse(args.get(1)));
+            case OR -> union(whenFalse(args.get(0)), whenFalse(args.get(1)));
+            case NOT -> whenTrue(args.get(0));
+            case CONDITIONAL -> intersection(union(whenTrue(args.get(0)), whenFalse(args.get(1))),
                     union(whenFalse(args.get(0)), whenFalse(args.get(2))));
             default -> Set.of();
         };

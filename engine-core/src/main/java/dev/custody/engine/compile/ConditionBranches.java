@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The branches of a compiled condition, for coverage: every operand of {@code &&}, {@code ||} and {@code !},
@@ -50,9 +49,6 @@ import java.util.Set;
  * before it failed.
  */
 public final class ConditionBranches {
-    private static final Set<String> LOGICAL = Set.of("_&&_", "_||_", "!_");
-    private static final String CONDITIONAL = "_?_:_";
-    private static final Set<String> COMPARISONS = Set.of("_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_");
 
     /**
      * One branch of a condition.
@@ -119,14 +115,14 @@ public final class ConditionBranches {
         while (!pending.isEmpty()) {
             CelExpr e = pending.pop();
             if (e.getKind() == CelExpr.ExprKind.Kind.CALL) {
-                String f = e.call().function();
-                if (COMPARISONS.contains(f) && !synthetic(e)) {
+                CelSemantics.Call f = CelSemantics.call(e.call().function());
+                if ((f.isEquality() || f.isOrdering()) && !synthetic(e)) {
                     found.putIfAbsent(e.id(), e);
                 }
                 List<CelExpr> args = e.call().args();
-                if (LOGICAL.contains(f)) {
+                if (f.isLogical()) {
                     args.stream().filter(a -> !synthetic(a)).forEach(a -> found.putIfAbsent(a.id(), a));
-                } else if (CONDITIONAL.equals(f) && args.size() == 3) {
+                } else if (f == CelSemantics.Call.CONDITIONAL && args.size() == 3) {
                     if (!synthetic(args.get(0))) {
                         found.putIfAbsent(args.get(0).id(), args.get(0));
                     }

@@ -140,13 +140,13 @@ final class CostEstimator {
             a.add(v);
             cost = add(cost, v.cost);
         }
-        switch (e.call().function()) {
-            case "_+_" -> {
+        switch (CelSemantics.call(e.call().function())) {
+            case ADD -> {
                 long size = add(a.get(0).size, a.get(1).size);
                 long charge = isString(e) ? chars(size) : mul(CostMeter.ELEMENT_UNITS, size);
                 return new Est(add(cost, charge), size, Math.max(a.get(0).element, a.get(1).element));
             }
-            case "@in" -> {
+            case IN -> {
                 if (ast.getType(args.get(1).id()).map(t -> t.kind() == CelKind.MAP).orElse(false)) {
                     return new Est(cost, 0, 0); // a key looked up, not a list scanned
                 }
@@ -157,31 +157,31 @@ final class CostEstimator {
                         : mul(container.size, Math.max(1, chars(container.element)));
                 return new Est(add(cost, scan), 0, 0);
             }
-            case "startsWith", "endsWith" -> {
+            case STARTS_WITH, ENDS_WITH -> {
                 return new Est(add(cost, chars(a.get(0).size)), 0, 0);
             }
-            case "size" -> {
+            case SIZE -> {
                 return new Est(add(cost, (a.get(a.size() - 1).size + 1) / 2), 0, 0);
             }
-            case "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_" -> {
+            case EQUALS, NOT_EQUALS, LESS, LESS_EQUALS, GREATER, GREATER_EQUALS -> {
                 return new Est(add(add(cost, chars(a.get(0).size)), chars(a.get(1).size)), 0, 0);
             }
-            case "contains" -> {
+            case CONTAINS -> {
                 long scan = chars(a.get(0).size);
                 return new Est(add(add(cost, scan), mul(scan, chars(a.get(1).size))), 0, 0);
             }
-            case "matches" -> {
+            case MATCHES -> {
                 long size = a.get(0).size;
                 long program = CostRoles.programSize(args.get(1), maxRegexProgramSize);
                 return new Est(add(cost, add(mul(3, size), mul(size, Math.max(1, program)) / 200 + 1)), 0, 0);
             }
-            case "_[_]" -> {
+            case INDEX -> {
                 return new Est(cost, a.get(0).element, DYN_SIZE);
             }
-            case "_?_:_" -> {
+            case CONDITIONAL -> {
                 return new Est(cost, Math.max(a.get(1).size, a.get(2).size), Math.max(a.get(1).element, a.get(2).element));
             }
-            case "string" -> {
+            case STRING -> {
                 return new Est(cost, Math.max(32, a.isEmpty() ? 0 : a.get(0).size), 0);
             }
             default -> {

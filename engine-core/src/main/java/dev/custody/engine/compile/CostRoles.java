@@ -136,31 +136,31 @@ final class CostRoles {
                     List<CelExpr> args = new java.util.ArrayList<>();
                     call.target().ifPresent(args::add);
                     args.addAll(call.args());
-                    switch (call.function()) {
-                        case "_+_" -> built[(int) e.id()] = true;
-                        case "_==_", "_!=_", "_<_", "_<=_", "_>_", "_>=_" -> args.forEach(a -> role[(int) a.id()] = SCAN);
-                        case "@in" -> {
+                    switch (CelSemantics.call(call.function())) {
+                        case ADD -> built[(int) e.id()] = true;
+                        case EQUALS, NOT_EQUALS, LESS, LESS_EQUALS, GREATER, GREATER_EQUALS -> args.forEach(a -> role[(int) a.id()] = SCAN);
+                        case IN -> {
                             if (args.size() == 2) {
                                 role[(int) args.get(1).id()] = IN_CONTAINER;
                             }
                         }
-                        case "startsWith", "endsWith" -> {
+                        case STARTS_WITH, ENDS_WITH -> {
                             if (!args.isEmpty()) {
                                 role[(int) args.get(0).id()] = SCAN;
                             }
                         }
-                        case "size" -> {
+                        case SIZE -> {
                             if (args.size() == 1) {
                                 role[(int) args.get(0).id()] = SIZE;
                             }
                         }
-                        case "contains" -> {
+                        case CONTAINS -> {
                             if (args.size() == 2) {
                                 role[(int) args.get(0).id()] = CONTAINS_RECEIVER;
                                 role[(int) args.get(1).id()] = CONTAINS_ARG;
                             }
                         }
-                        case "matches" -> {
+                        case MATCHES -> {
                             if (args.size() == 2) {
                                 role[(int) args.get(0).id()] = REGEX;
                                 param[(int) args.get(0).id()] = programSize(args.get(1), maxRegexProgramSize);

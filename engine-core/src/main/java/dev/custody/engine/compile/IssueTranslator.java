@@ -1,6 +1,8 @@
 package dev.custody.engine.compile;
 
+import dev.cel.checker.CelStandardDeclarations.StandardFunction;
 import dev.cel.common.CelIssue;
+import dev.cel.common.Operator;
 import dev.cel.common.ast.CelExpr;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
@@ -10,7 +12,6 @@ import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,32 +37,25 @@ final class IssueTranslator {
     private static final Pattern QUOTED = Pattern.compile("'([^']*)'");
 
     /** Functions and macros of the standard environment, for "did you mean". */
-    static final List<String> FUNCTIONS = List.of("has", "all", "exists", "exists_one", "map", "filter", "size",
-            "contains", "startsWith", "endsWith", "matches", "int", "uint", "double", "string", "bool", "bytes",
-            "timestamp", "duration", "type", "dyn", "getFullYear", "getMonth", "getDayOfMonth", "getDayOfWeek",
-            "getHours", "getMinutes", "getSeconds");
+    static final List<String> FUNCTIONS = functions();
 
-    private static final Map<String, String> OPERATORS = new HashMap<>();
-
-    static {
-        OPERATORS.put("_==_", "==");
-        OPERATORS.put("_!=_", "!=");
-        OPERATORS.put("_<_", "<");
-        OPERATORS.put("_<=_", "<=");
-        OPERATORS.put("_>_", ">");
-        OPERATORS.put("_>=_", ">=");
-        OPERATORS.put("_+_", "+");
-        OPERATORS.put("_-_", "-");
-        OPERATORS.put("_*_", "*");
-        OPERATORS.put("_/_", "/");
-        OPERATORS.put("_%_", "%");
-        OPERATORS.put("_&&_", "&&");
-        OPERATORS.put("_||_", "||");
-        OPERATORS.put("!_", "!");
-        OPERATORS.put("-_", "-");
-        OPERATORS.put("_[_]", "[]");
-        OPERATORS.put("@in", "in");
-        OPERATORS.put("_?_:_", "?:");
+    /** The macros, then the standard functions, by cel-java's names. */
+    private static List<String> functions() {
+        List<String> out = new ArrayList<>();
+        for (Operator macro : List.of(Operator.HAS, Operator.ALL, Operator.EXISTS, Operator.EXISTS_ONE, Operator.MAP,
+                Operator.FILTER)) {
+            out.add(macro.getFunction());
+        }
+        for (StandardFunction f : List.of(StandardFunction.SIZE, StandardFunction.CONTAINS, StandardFunction.STARTS_WITH,
+                StandardFunction.ENDS_WITH, StandardFunction.MATCHES, StandardFunction.INT, StandardFunction.UINT,
+                StandardFunction.DOUBLE, StandardFunction.STRING, StandardFunction.BOOL, StandardFunction.BYTES,
+                StandardFunction.TIMESTAMP, StandardFunction.DURATION, StandardFunction.TYPE, StandardFunction.DYN,
+                StandardFunction.GET_FULL_YEAR, StandardFunction.GET_MONTH, StandardFunction.GET_DAY_OF_MONTH,
+                StandardFunction.GET_DAY_OF_WEEK, StandardFunction.GET_HOURS, StandardFunction.GET_MINUTES,
+                StandardFunction.GET_SECONDS)) {
+            out.add(f.functionName());
+        }
+        return List.copyOf(out);
     }
 
     private IssueTranslator() {}
@@ -159,7 +153,7 @@ final class IssueTranslator {
         }
         if ((x = NO_OVERLOAD.matcher(m)).matches()) {
             String fn = x.group(1);
-            String op = OPERATORS.get(fn);
+            String op = CelSemantics.symbol(fn).orElse(null);
             String types = typeNames(x.group(2));
             String message = op != null
                     ? "operator `" + op + "` cannot be applied to (" + types + ")"

@@ -334,7 +334,8 @@ public final class PayloadValidator {
             }
             case NUMBER -> {
                 if (raw instanceof Double given && Double.isFinite(given) && (given >= 0 || !spec.nonNegative())) {
-                    return raw; // the common case, as CEL reads it
+                    // the common case, as CEL reads it; -0.0 (which passes `>= 0`) is read as 0.0, see positiveZero
+                    return Double.doubleToRawLongBits(given) == NEGATIVE_ZERO_BITS ? POSITIVE_ZERO : raw;
                 }
                 if (!(raw instanceof Number n) ) {
                     throw new Malformed("must be a number, not " + describe(raw));
@@ -346,7 +347,7 @@ public final class PayloadValidator {
                 if (spec.nonNegative() && d < 0) {
                     throw new Malformed("must not be negative, got " + n);
                 }
-                return raw instanceof Double ? raw : (Object) d;
+                return raw instanceof Double && d != 0 ? raw : (Object) positiveZero(d);
             }
             case INTEGER -> {
                 long l = toLong(raw);
@@ -363,6 +364,19 @@ public final class PayloadValidator {
         }
     }
 
+    private static final long NEGATIVE_ZERO_BITS = Double.doubleToRawLongBits(-0.0);
+    private static final Double POSITIVE_ZERO = 0.0;
+
+    /**
+     * A double as a payload holds it: {@code -0.0} read as {@code 0.0}. cel-java orders {@code -0.0} below int
+     * {@code 0} and finds them unequal (the CEL specification has them equal), so a payload's {@code -0.0} would
+     * make {@code wallet.outflow_1h < 0} true for a valid, non-negative amount; no payload holds it, so no decision
+     * depends on it (docs/design.md §3.9).
+     */
+    static double positiveZero(double d) {
+        return d == 0 ? 0.0 : d;
+    }
+
     private static long toLong(Object raw) throws Malformed {
         if (raw instanceof Long || raw instanceof Integer || raw instanceof Short || raw instanceof Byte) {
             return ((Number) raw).longValue();
@@ -375,10 +389,16 @@ public final class PayloadValidator {
         }
         if (raw instanceof Double || raw instanceof Float || raw instanceof BigDecimal) {
             BigDecimal d;
-            try {
-                d = raw instanceof BigDecimal bd ? bd : new BigDecimal(raw.toString());
-            } catch (NumberFormatException e) {
-                throw new Malformed("must be a whole number, not " + raw);
+            if (raw instanceof BigDecimal bd) {
+                d = bd;
+            } else {
+                double x = ((Number) raw).doubleValue();
+                if (!Double.isFinite(x)) {
+                    throw new Malformed("must be a whole number, not " + raw);
+                }
+                // the double's exact value (4611686018427387904.0 is 2^62), not its shortest decimal form
+                // (Double.toString would make it 4611686018427387900)
+                d = new BigDecimal(x);
             }
             try {
                 return d.longValueExact();
@@ -446,7 +466,7 @@ public final class PayloadValidator {
             if (!Double.isFinite(d)) {
                 throw new Malformed("holds a number that is not finite");
             }
-            return d;
+            return positiveZero(d);
         }
         throw new Malformed("holds a value of unsupported type " + describe(raw));
     }

@@ -198,6 +198,8 @@ class FastPathFuzzTest {
         "0.30000000000000004", "2.2250738585072011e-308", "2.2250738585072012e-308", "1.00000000000000011102230246251565",
         "999999999999999999.0", "99999999999999999.9", "9999999999999999.99", "12345678901234567.8",
         "1234567890123456.78", "0.123456789012345678", "0.1234567890123456789", "1" + "0".repeat(62) + ".5",
+        "4611686018427387904.0", "4.611686018427387904e18", "-4611686018427387904.0", "4611686018427387904.5",
+        "9007199254740993.0e0", "-0.0e-5",
         "1" + "0".repeat(63), "1" + "0".repeat(64), "0." + "0".repeat(61) + "1", "0." + "0".repeat(62) + "1",
         "0." + "0".repeat(63) + "1", "-1" + "0".repeat(62), "-1" + "0".repeat(63), "1e" + "0".repeat(61) + "1",
         "23", "24", "-23", "6", "7"};
@@ -500,7 +502,8 @@ class FastPathFuzzTest {
     static final String[] VALID_NUMBERS = {"0", "-0", "0.0", "-0.0", "0e0", "-0e0", "1e2", "1E+2", "3.0", "3.00", "100.0e-2",
         "9007199254740993.0", "999999999999999999", "9.223372036854775807e18", "9223372036854775807.0", "9.2233720368547748e18",
         "1e18", "4.9e-324", "1.7976931348623157e308", "0.1", "1e-400", "-1e-400", "1234567.1234567891", "27187791.000000000001",
-        "123456789012345678", "0.000001", "5e-1", "12.5e1", "1.0000000000000002", "2.5", "-0.0e5", "0.0000000000000000000000"};
+        "123456789012345678", "0.000001", "5e-1", "12.5e1", "1.0000000000000002", "2.5", "-0.0e5", "0.0000000000000000000000",
+        "4611686018427387904.0", "4.611686018427387904e18", "-4611686018427387904.0"};
 
     static void benign(Obj top, Random r) {
         List<Member> secs = new ArrayList<>();
@@ -758,6 +761,11 @@ class FastPathFuzzTest {
         if (pa instanceof PayloadResult.Valid va) {
             Payload x = va.payload();
             Payload y = ((PayloadResult.Valid) pb).payload();
+            String zero = negativeZero(x.sections(), "payload");
+            if (zero != null) {
+                fail(kind + " -0.0", text, zero + " holds -0.0: a payload reads it as 0.0");
+                return;
+            }
             String d = diff(x.sections(), y.sections(), "payload");
             if (d != null) {
                 fail(kind + " sections", text, d);
@@ -780,6 +788,30 @@ class FastPathFuzzTest {
                 fail(kind + " ids", text, x.walletId() + " " + y.walletId() + " " + x.instant() + " " + y.instant());
             }
         }
+    }
+
+    /** Where a value holds a -0.0 (which no checked payload may hold), or null. */
+    static String negativeZero(Object v, String path) {
+        if (v instanceof Double d && Double.doubleToRawLongBits(d) == Long.MIN_VALUE) {
+            return path;
+        }
+        if (v instanceof Map<?, ?> m) {
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                String found = negativeZero(e.getValue(), path + "." + e.getKey());
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        if (v instanceof List<?> l) {
+            for (int k = 0; k < l.size(); k++) {
+                String found = negativeZero(l.get(k), path + "[" + k + "]");
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
     }
 
     static List<String> baseLines() throws IOException {
