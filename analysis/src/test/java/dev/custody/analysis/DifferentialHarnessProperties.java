@@ -107,7 +107,10 @@ class DifferentialHarnessProperties {
                     }
                     for (DifferentialHarness.Case c = queue.take(); c != end; c = queue.take()) {
                         long before = h.pairs();
-                        found.addAndGet(h.check(c).size());
+                        List<DifferentialHarness.Disagreement> d = h.check(c);
+                        if (!d.isEmpty() && found.getAndAdd(d.size()) < 20) {
+                            System.out.println("disagreement: " + d.get(0)); // as found, not only in the summary
+                        }
                         long now = done.addAndGet(h.pairs() - before);
                         if (now / reportEvery != (now - (h.pairs() - before)) / reportEvery) {
                             System.out.printf("... %d pairs, %d disagreements, %.0f s%n", now, found.get(),
