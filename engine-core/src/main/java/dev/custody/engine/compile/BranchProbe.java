@@ -168,8 +168,11 @@ final class BranchProbe {
             Node arg = node(args.get(0), branchOf);
             return (sections, outcomes) -> {
                 Object t = target.eval(sections, outcomes);
+                if (t == ERROR) {
+                    return ERROR; // cel-java's strict calls stop at the first error: the argument is not evaluated
+                }
                 Object a = arg.eval(sections, outcomes);
-                if (t == ERROR || a == ERROR) {
+                if (a == ERROR) {
                     return ERROR;
                 }
                 if (t instanceof String s && a instanceof String x) {
@@ -268,7 +271,11 @@ final class BranchProbe {
         }
     }
 
-    /** Both operands, left first; an error in either is the result, else {@code op} of the two values. */
+    /**
+     * Both operands, left first; an error in either is the result, else {@code op} of the two values. As in
+     * cel-java, whose strict calls stop at the first error, the right operand is not evaluated (nor its branches
+     * noted) when the left one fails.
+     */
     private static Node binary(List<CelExpr> args, java.util.function.LongToIntFunction branchOf,
             java.util.function.BinaryOperator<Object> op) {
         if (args.size() != 2) {
@@ -278,8 +285,11 @@ final class BranchProbe {
         Node right = node(args.get(1), branchOf);
         return (sections, outcomes) -> {
             Object l = left.eval(sections, outcomes);
+            if (l == ERROR) {
+                return ERROR;
+            }
             Object r = right.eval(sections, outcomes);
-            return l == ERROR || r == ERROR ? ERROR : op.apply(l, r);
+            return r == ERROR ? ERROR : op.apply(l, r);
         };
     }
 

@@ -74,6 +74,33 @@ class BranchProbeDifferentialTest {
         assertTrue(probedRuns > runs * 8 / 10, probedRuns + " of " + runs);
     }
 
+    /**
+     * cel-java's strict calls (comparisons, string functions) stop at their first failing operand, so the branches
+     * in the operand after it are not evaluated; the probe once evaluated them anyway and counted a `?:`'s condition
+     * that cel-java never saw (found by the differential harness, DifferentialHarness).
+     */
+    @Test
+    void anOperandAfterAFailingOneIsNotEvaluated() {
+        // wallet.withdrawal_count_1h and principal.user_email absent: the left operand of `>` and the receiver fail
+        Action.Builder a = Action.builder(TriggerAction.WITHDRAWAL_CREATE).id("x")
+                .walletId("11111111-1111-4111-8111-111111111111").at(Instant.parse("2026-11-03T14:00:00Z"))
+                .field("principal.role", "owner").field("withdrawal.amount", 1.0).field("withdrawal.value_usd", 5.0);
+        Payload p = ((PayloadResult.Valid) PayloadValidator.validate(a.build(), Instant.parse("2026-11-03T14:00:00Z")))
+                .payload();
+        for (String condition : List.of(
+                "wallet.withdrawal_count_1h > (context.day_of_week.contains('Tue') ? 1 : 2)",
+                "wallet.withdrawal_count_1h == (withdrawal.amount > 0.5 ? 1 : 2) || true",
+                "principal.user_email.startsWith(withdrawal.value_usd > 1.0 ? 'a' : 'b')")) {
+            ConditionBranches b = branches(TriggerAction.WITHDRAWAL_CREATE, condition);
+            int n = b.branches().size();
+            long[] probed = new long[2 * n];
+            long[] cel = new long[2 * n];
+            assertTrue(b.observeProbed(p, (k, v) -> probed[2 * k + (v ? 0 : 1)]++), condition);
+            b.observeInterpreted(p, (k, v) -> cel[2 * k + (v ? 0 : 1)]++);
+            assertEquals(Arrays.toString(cel), Arrays.toString(probed), condition);
+        }
+    }
+
     @Test
     void conditionsOutsideTheFragmentRunOnCelJava() {
         assertFalse(branches(TriggerAction.WITHDRAWAL_CREATE, "[1, 2].all(x, x > 0) && context.hour >= 9").probed());

@@ -26,17 +26,58 @@ import net.jqwik.api.Tuple;
 final class DifferentialConditions {
     private static final Map<TriggerAction, Arbitrary<String>> CONDITIONS = new EnumMap<>(TriggerAction.class);
 
-    private static final List<String> INT_LITERALS = List.of("0", "1", "2", "-1", "20", "9223372036854775807",
-            "(-9223372036854775807 - 1)", "4611686018427387904", "3037000500", "9007199254740993");
-    private static final List<String> DOUBLE_LITERALS = List.of("0.0", "-0.0", "0.5", "1.0", "7400.0", "10000.0", "1e308",
-            "1.7976931348623157e308", "4.9e-324", "9.223372036854775807e18", "-9.223372036854775808e18", "1e19",
-            "9007199254740993.0", "2.5", "-1.5");
-    private static final List<String> STRING_LITERALS = List.of("'ETH'", "'0xabc'", "''", "'a'", "'12'", "'-0'",
-            "'9223372036854775807'", "'1e3'", "'NaN'", "'7400.0'", "'héllo'", "'ops@example.com'");
+    /** Ints at the boundaries: 0, ±1, ±2^53 and ±2^53 ± 1 (where doubles stop being exact), ±2^62, Long.MIN/MAX. */
+    static final List<String> INT_LITERALS = List.of("0", "1", "2", "-1", "20", "9223372036854775807",
+            "(-9223372036854775807 - 1)", "4611686018427387904", "3037000500", "9007199254740993", "9007199254740992",
+            "9007199254740991", "-9007199254740992", "-9007199254740993", "-9223372036854775807", "7400", "10000");
+    /**
+     * Doubles at the boundaries: ±0.0, ±2^53 and the doubles next to it, ±2^63 and the double below it, the
+     * largest and smallest doubles, and the doubles next to the constants the rules use (Math.nextUp/nextDown).
+     */
+    static final List<String> DOUBLE_LITERALS = List.of("0.0", "-0.0", "0.5", "1.0", "7400.0", "10000.0", "1e308",
+            "1.7976931348623157e308", "-1.7976931348623157e308", "4.9e-324", "9.223372036854775807e18",
+            "-9.223372036854775808e18", "1e19", "9007199254740993.0", "2.5", "-1.5", "9007199254740992.0",
+            "-9007199254740992.0", "9007199254740994.0", "-9007199254740994.0", literal(Math.nextDown(9007199254740992.0)),
+            literal(Math.nextDown(9.223372036854775807e18)), literal(Math.nextUp(7400.0)),
+            literal(Math.nextDown(7400.0)), literal(Math.nextUp(10000.0)), literal(Math.nextDown(10000.0)),
+            literal(Math.nextUp(1.0)), literal(Math.nextDown(1.0)), literal(Math.nextUp(0.0)), "4.611686018427387904e18");
+    static final List<String> STRING_LITERALS = List.of("'ETH'", "'0xabc'", "''", "'a'", "'12'", "'-0'",
+            "'9223372036854775807'", "'1e3'", "'NaN'", "'7400.0'", "'héllo'", "'ops@example.com'", "'日本'", "'😀'");
+    /** Ints that do not convert to double exactly, and their neighbours. */
+    private static final List<String> BOUNDARY_INTS = List.of("9007199254740993", "9007199254740992", "9007199254740991",
+            "-9007199254740993", "-9007199254740992", "9223372036854775807", "-9223372036854775807",
+            "(-9223372036854775807 - 1)", "4611686018427387905", "0");
+    /** The doubles those convert to, and their neighbours. */
+    private static final List<String> BOUNDARY_DOUBLES = List.of("9007199254740992.0", "9007199254740994.0",
+            literal(Math.nextDown(9007199254740992.0)), "-9007199254740992.0", "-9007199254740994.0", "9.223372036854775807e18",
+            literal(Math.nextDown(9.223372036854775807e18)), "-9.223372036854775808e18", "4.611686018427387904e18", "-0.0",
+            "0.0");
+    /** The string literals the solver's encoding takes (printable ASCII). */
+    private static final List<String> ASCII_LITERALS = List.of("'ETH'", "'USDC'", "'0xabc'", "''", "'a'", "'0x'",
+            "'-0'", "'9223372036854775807'", "'ops@example.com'", "'@example.com'", "'transfer'", "'ETHEREUM_MAINNET'");
     private static final List<String> PATTERNS = List.of("'^0x[0-9a-f]+$'", "'ETH|USDC'", "'(?i)eth'", "'^$'", "'a.c'",
             "'\\\\d+'", "'^[A-Z]{3,4}$'", "'@example\\\\.com$'", "'é'");
 
     private DifferentialConditions() {}
+
+    /** A double as a CEL literal that reads back as the same double. */
+    static String literal(double d) {
+        return Double.toString(d);
+    }
+
+    /**
+     * Conditions inside the fragment of the solver's encoding (docs/design.md §7.3) and of coverage's branch
+     * probe, so that every part of the differential harness speaks for them: int and double fields and boundary
+     * literals through {@code + - *}, unary minus and {@code ?:}, compared across int and double; strings through
+     * {@code ==}, {@code startsWith}, {@code endsWith}, {@code contains} and {@code in} lists; optional fields
+     * read with and without {@code has()}; {@code decoded_args} keys compared with strings; {@code &&},
+     * {@code ||}, {@code !}, {@code ?:}.
+     */
+    static synchronized Arbitrary<String> fragment(TriggerAction action) {
+        return FRAGMENT.computeIfAbsent(action, a -> new Gen(a, true).bool(3));
+    }
+
+    private static final Map<TriggerAction, Arbitrary<String>> FRAGMENT = new EnumMap<>(TriggerAction.class);
 
     static synchronized Arbitrary<String> of(TriggerAction action) {
         return CONDITIONS.computeIfAbsent(action, a -> Arbitraries.frequencyOf(
@@ -56,6 +97,8 @@ final class DifferentialConditions {
     /** The expression generators of one action. */
     private static final class Gen {
         final TriggerAction action;
+        /** Only what the solver's encoding and the branch probe take ({@link #fragment}). */
+        final boolean fragment;
         final List<String> ints = new ArrayList<>();
         final List<String> doubles = new ArrayList<>();
         final List<String> strings = new ArrayList<>();
@@ -63,7 +106,12 @@ final class DifferentialConditions {
         final List<String> optionals = new ArrayList<>();
 
         Gen(TriggerAction action) {
+            this(action, false);
+        }
+
+        Gen(TriggerAction action, boolean fragment) {
             this.action = action;
+            this.fragment = fragment;
             for (FieldSpec f : FieldSchema.fields(action)) {
                 if (f.optional()) {
                     optionals.add(f.path());
@@ -136,7 +184,136 @@ final class DifferentialConditions {
                     Tuple.of(1, Arbitraries.lazy(() -> bool(depth - 1)).map(x -> "string(" + x + ")")));
         }
 
+        // ---- the fragment of the solver's encoding and the probe ----
+
+        Arbitrary<String> fragmentInt(int depth) {
+            Arbitrary<String> leaf = Arbitraries.frequencyOf(
+                    Tuple.of(3, Arbitraries.of(ints)),
+                    Tuple.of(3, Arbitraries.of(INT_LITERALS)));
+            if (depth == 0) {
+                return leaf;
+            }
+            Arbitrary<String> sub = Arbitraries.lazy(() -> fragmentInt(depth - 1));
+            return Arbitraries.frequencyOf(
+                    Tuple.of(5, leaf),
+                    Tuple.of(3, Combinators.combine(sub, Arbitraries.of("+", "-", "*"), sub)
+                            .as((x, op, y) -> "(" + x + " " + op + " " + y + ")")),
+                    Tuple.of(1, sub.map(x -> "-(" + x + ")")),
+                    Tuple.of(1, Combinators.combine(Arbitraries.lazy(() -> fragmentBool(depth - 1)), sub, sub)
+                            .as((c, x, y) -> "((" + c + ") ? " + x + " : " + y + ")")));
+        }
+
+        Arbitrary<String> fragmentDouble(int depth) {
+            Arbitrary<String> leaf = doubles.stream().anyMatch(x -> x.startsWith("double(")) ? Arbitraries.of(DOUBLE_LITERALS)
+                    : Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.of(doubles)), Tuple.of(3, Arbitraries.of(DOUBLE_LITERALS)));
+            if (depth == 0) {
+                return leaf;
+            }
+            Arbitrary<String> sub = Arbitraries.lazy(() -> fragmentDouble(depth - 1));
+            return Arbitraries.frequencyOf(
+                    Tuple.of(5, leaf),
+                    Tuple.of(3, Combinators.combine(sub, Arbitraries.of("+", "-", "*"), sub)
+                            .as((x, op, y) -> "(" + x + " " + op + " " + y + ")")),
+                    Tuple.of(1, sub.map(x -> "-(" + x + ")")),
+                    Tuple.of(1, Combinators.combine(Arbitraries.lazy(() -> fragmentBool(depth - 1)), sub, sub)
+                            .as((c, x, y) -> "((" + c + ") ? " + x + " : " + y + ")")));
+        }
+
+        Arbitrary<String> fragmentString() {
+            return Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.of(strings)), Tuple.of(2, Arbitraries.of(ASCII_LITERALS)));
+        }
+
+        Arbitrary<String> fragmentBool(int depth) {
+            int d = Math.max(0, depth - 1);
+            Arbitrary<String> any = Arbitraries.of("<", "<=", ">", ">=", "==", "!=");
+            List<Tuple.Tuple2<Integer, Arbitrary<String>>> leaves = new ArrayList<>();
+            leaves.add(Tuple.of(3, Combinators.combine(fragmentInt(d), any, fragmentInt(d)).as((x, op, y) -> x + " " + op + " " + y)));
+            leaves.add(Tuple.of(3, Combinators.combine(fragmentDouble(d), any, fragmentDouble(d)).as((x, op, y) -> x + " " + op + " " + y)));
+            // across int and double: orderings (the checker refuses == between them)
+            Arbitrary<String> ordering = Arbitraries.of("<", "<=", ">", ">=");
+            leaves.add(Tuple.of(4, Combinators.combine(fragmentInt(d), ordering, fragmentDouble(d)).as((x, op, y) -> x + " " + op + " " + y)));
+            leaves.add(Tuple.of(4, Combinators.combine(fragmentDouble(d), ordering, fragmentInt(d)).as((x, op, y) -> x + " " + op + " " + y)));
+            // an int against a double where converting the int to double loses it: 2^53 + 1, 2^63 - 1, and neighbours
+            leaves.add(Tuple.of(4, Combinators.combine(
+                    Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.of(ints)), Tuple.of(2, Arbitraries.of(BOUNDARY_INTS))),
+                    ordering,
+                    doubles.stream().anyMatch(x -> x.startsWith("double(")) ? Arbitraries.of(BOUNDARY_DOUBLES)
+                            : Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.of(doubles)), Tuple.of(2, Arbitraries.of(BOUNDARY_DOUBLES))),
+                    Arbitraries.of(true, false))
+                    .as((x, op, y, flip) -> flip ? y + " " + op + " " + x : x + " " + op + " " + y)));
+            leaves.add(Tuple.of(2, Combinators.combine(fragmentString(), Arbitraries.of("==", "!="), fragmentString())
+                    .as((x, op, y) -> x + " " + op + " " + y)));
+            leaves.add(Tuple.of(2, Combinators.combine(fragmentString(), Arbitraries.of("startsWith", "endsWith", "contains"),
+                    fragmentString()).as((x, fn, y) -> x + "." + fn + "(" + y + ")")));
+            leaves.add(Tuple.of(2, Combinators.combine(fragmentString(), Arbitraries.of(ASCII_LITERALS), Arbitraries.of(ASCII_LITERALS))
+                    .as((x, a, b) -> x + " in [" + a + ", " + b + "]")));
+            leaves.add(Tuple.of(1, Combinators.combine(fragmentInt(d), Arbitraries.of(INT_LITERALS), Arbitraries.of(DOUBLE_LITERALS))
+                    .as((x, y, z) -> x + " in [1, " + y + ", " + z + "]")));
+            leaves.add(Tuple.of(1, Combinators.combine(fragmentDouble(d), Arbitraries.of(DOUBLE_LITERALS), Arbitraries.of(INT_LITERALS))
+                    .as((x, y, z) -> x + " in [0.0, " + y + ", " + z + "]")));
+            if (!bools.isEmpty()) {
+                leaves.add(Tuple.of(2, Arbitraries.of(bools).flatMap(b -> Arbitraries.of(b, "!" + b, b + " == true",
+                        b + " != false"))));
+            }
+            leaves.add(Tuple.of(1, Arbitraries.of("true", "false")));
+            leaves.add(Tuple.of(3, fragmentOptional()));
+            if (action == TriggerAction.WEB3_CONTRACT_CALL) {
+                leaves.add(Tuple.of(5, fragmentDecoded()));
+            }
+            Arbitrary<String> leaf = Arbitraries.frequencyOf(leaves);
+            if (depth == 0) {
+                return leaf;
+            }
+            Arbitrary<String> sub = Arbitraries.lazy(() -> fragmentBool(depth - 1));
+            return Arbitraries.frequencyOf(
+                    Tuple.of(5, leaf),
+                    Tuple.of(2, Combinators.combine(sub, sub).as((x, y) -> "(" + x + ") && (" + y + ")")),
+                    Tuple.of(2, Combinators.combine(sub, sub).as((x, y) -> "(" + x + ") || (" + y + ")")),
+                    Tuple.of(1, sub.map(x -> "!(" + x + ")")),
+                    Tuple.of(2, Combinators.combine(sub, sub, sub).as((c, x, y) -> "((" + c + ") ? (" + x + ") : (" + y + "))")));
+        }
+
+        /** Optional fields (absent now and then): has(), guarded and unguarded reads. */
+        Arbitrary<String> fragmentOptional() {
+            return Arbitraries.of(optionals).flatMap(p -> {
+                Arbitrary<String> read = Arbitraries.frequencyOf(
+                        Tuple.of(2, Arbitraries.of(ASCII_LITERALS).map(l -> p + " == " + l)),
+                        Tuple.of(1, Arbitraries.of(ASCII_LITERALS).map(l -> p + ".endsWith(" + l + ")")),
+                        Tuple.of(1, Arbitraries.of(ASCII_LITERALS).map(l -> p + ".startsWith(" + l + ")")),
+                        Tuple.of(1, Arbitraries.of(ASCII_LITERALS).map(l -> p + " in [" + l + ", 'a']")));
+                return Arbitraries.frequencyOf(
+                        Tuple.of(1, Arbitraries.just("has(" + p + ")")),
+                        Tuple.of(2, read.map(r -> "has(" + p + ") && " + r)),
+                        Tuple.of(1, read.map(r -> "!has(" + p + ") || " + r)),
+                        Tuple.of(1, read.map(r -> "(has(" + p + ") ? " + r + " : false)")),
+                        Tuple.of(3, read));
+            });
+        }
+
+        /**
+         * {@code decoded_args} keys (missing now and then, of any type) compared with strings, behind the {@code has()}
+         * guard the compiler requires.
+         */
+        Arbitrary<String> fragmentDecoded() {
+            String m = "resource.decoded_args";
+            return Arbitraries.of(Conditions.DECODED_KEYS).flatMap(k -> {
+                String v = m + "." + k;
+                String has = "has(" + v + ")";
+                Arbitrary<String> use = Arbitraries.of(v + " == '0xabc'", v + " != ''", v + " == '1000000'",
+                        v + ".startsWith('0x')", v + ".endsWith('c')", v + ".contains('ab')", v + " in ['0xabc', '']",
+                        m + "['" + k + "'] == '0xdef'", "'0xabc' == " + v);
+                return Arbitraries.frequencyOf(
+                        Tuple.of(1, Arbitraries.just(has)),
+                        Tuple.of(3, use.map(u -> has + " && (" + u + ")")),
+                        Tuple.of(1, use.map(u -> "!" + has + " || (" + u + ")")),
+                        Tuple.of(1, use.map(u -> "(" + has + " ? (" + u + ") : false)")));
+            });
+        }
+
         Arbitrary<String> bool(int depth) {
+            if (fragment) {
+                return fragmentBool(depth);
+            }
             int d = Math.max(0, depth - 1);
             List<Tuple.Tuple2<Integer, Arbitrary<String>>> leaves = new ArrayList<>();
             Arbitrary<String> ordering = Arbitraries.of("<", "<=", ">", ">=");

@@ -58,6 +58,14 @@ final class Payloads {
      * {@code int()} and {@code double()} parse differently, for the differential properties.
      */
     static Arbitrary<Action> of(TriggerAction action, boolean extremes) {
+        return of(action, extremes, false);
+    }
+
+    /**
+     * As {@link #of(TriggerAction, boolean)}; with {@code complete}, every non-optional field is there (optional
+     * fields and {@code decoded_args} keys still come and go): the actions the analysis speaks of.
+     */
+    static Arbitrary<Action> of(TriggerAction action, boolean extremes, boolean complete) {
         List<Arbitrary<Map.Entry<String, Object>>> fields = new ArrayList<>();
         for (Section s : FieldSchema.sections(action)) {
             if (s == Section.CONTEXT) {
@@ -66,7 +74,7 @@ final class Payloads {
             for (FieldSpec f : FieldSchema.fields(s)) {
                 Arbitrary<Object> v = extremes ? Arbitraries.frequencyOf(Tuple.of(3, value(f)), Tuple.of(1, extreme(f)))
                         : value(f);
-                fields.add(v.injectNull(f.optional() ? 0.25 : 0.03).map(x -> entry(f.path(), x)));
+                fields.add(v.injectNull(f.optional() ? 0.25 : complete ? 0 : 0.03).map(x -> entry(f.path(), x)));
             }
         }
         Arbitrary<Map.Entry<String, Object>> oddity = Arbitraries.frequencyOf(
@@ -80,7 +88,7 @@ final class Payloads {
         List<String> sectionNames = FieldSchema.sections(action).stream().map(Section::wireName).toList();
         Arbitrary<java.util.Set<String>> dropped = Arbitraries.frequencyOf(
                 Tuple.of(8, Arbitraries.just(java.util.Set.of())),
-                Tuple.of(1, Arbitraries.subsetOf(sectionNames)));
+                Tuple.of(complete ? 0 : 1, Arbitraries.subsetOf(sectionNames)));
         return Combinators.combine(Combinators.combine(fields).as(List::copyOf), walletIds(),
                 Arbitraries.of(INSTANTS).injectNull(0.2), dropped)
                 .as((entries, wallet, at, drop) -> {
@@ -124,18 +132,25 @@ final class Payloads {
     /** Boundary values of a field's type, all of them valid for the field. */
     private static Arbitrary<Object> extreme(FieldSpec f) {
         return switch (f.type()) {
+            // 2^53 and the doubles next to it, 2^63 and the double below it, the largest double, the doubles next to
+            // the constants the rules use; whole doubles for int fields (read as the int they are)
             case NUMBER -> Arbitraries.of(-0.0, Double.MAX_VALUE, 1e300, Double.MIN_VALUE, 9.223372036854775807e18,
-                    9.2233720368547748e18, 9007199254740993.0, 1e19, 4.5);
+                    9.2233720368547748e18, 9007199254740993.0, 1e19, 4.5, 9007199254740992.0, 9007199254740994.0,
+                    Math.nextDown(9007199254740992.0), Math.nextUp(7400.0), Math.nextDown(7400.0), Math.nextUp(10000.0),
+                    Math.nextDown(10000.0), Math.nextUp(1.0), 7400.0, 10000.0, 4.611686018427387904e18);
             case INTEGER -> Arbitraries.of(Long.MAX_VALUE, Long.MAX_VALUE - 1, 4611686018427387904L, 9007199254740993L,
-                    3037000500L, 2L);
+                    3037000500L, 2L, 9007199254740992L, 9007199254740991L, 9007199254740994L, 7400L, 10000L,
+                    9007199254740992.0, 4.611686018427387904e18);
             case STRING -> f.enumValues().isEmpty()
                     ? Arbitraries.of("9223372036854775807", "9223372036854775808", "-0", "+5", " 1", "1d", "0x10", "1e3",
-                            "NaN", "Infinity", "-Infinity", "0.5", "héllo", "ETH", "")
+                            "NaN", "Infinity", "-Infinity", "0.5", "héllo", "ETH", "", "日本", "😀", "0xabc", "ops@example.com")
                     : Arbitraries.of(new ArrayList<Object>(f.enumValues()));
             case BOOLEAN -> Arbitraries.of(true, false);
             case MAP -> Arbitraries.of(Map.of("to", Long.MAX_VALUE, "value", -0.0), Map.of("amount", Double.MAX_VALUE),
                     Map.of("to", List.of(1L, 2.0, "x"), "value", Map.of("nested", "0xabc", "n", 5L)),
-                    Map.of("spender", List.of(), "from", Map.of()), Map.of("to", "9223372036854775807", "value", "NaN"));
+                    Map.of("spender", List.of(), "from", Map.of()), Map.of("to", "9223372036854775807", "value", "NaN"),
+                    Map.of("amount", 9007199254740993L, "value", 9007199254740992.0, "to", "héllo"),
+                    Map.of("to", "", "from", "0xabc", "spender", "日本"), Map.of("value", "0xabc", "amount", ""));
         };
     }
 
