@@ -1400,9 +1400,12 @@ final class ClosureCompiler {
 
         @Override
         boolean test(Frame s) {
+            // each string operand charged as it gives its value, as cel-java's listener charges it (CostRoles): when
+            // the right operand fails, the left one has been charged all the same
             Object a = x.eval(s);
+            s.cost.charge(CostMeter.stringChars(a));
             Object b = y.eval(s);
-            s.cost.charge(CostMeter.stringChars(a) + CostMeter.stringChars(b));
+            s.cost.charge(CostMeter.stringChars(b));
             return celEquals(a, b) != negated;
         }
     }
@@ -1498,13 +1501,15 @@ final class ClosureCompiler {
 
         @Override
         boolean test(Frame s) {
+            // each string operand charged as it gives its value, as cel-java's listener charges it (see Eq)
             Object a = x.eval(s);
+            s.cost.charge(CostMeter.stringChars(a));
             Object b = y.eval(s);
+            s.cost.charge(CostMeter.stringChars(b));
             Boolean numbers = CelSemantics.orderNumbers(op, a, b);
             if (numbers != null) {
                 return numbers;
             }
-            s.cost.charge(CostMeter.stringChars(a) + CostMeter.stringChars(b));
             int c;
             if (a instanceof String t && b instanceof String u) {
                 c = t.compareTo(u);
@@ -1767,11 +1772,16 @@ final class ClosureCompiler {
 
         @Override
         boolean test(Frame s) {
+            // the receiver charged when it gives its value, before the argument runs, as cel-java's listener
+            // charges it (CostRoles): when the argument fails, the receiver has been charged all the same
             Object a = x.eval(s);
+            long scan = CostMeter.stringChars(a);
+            s.cost.charge(scan);
             Object b = arg.eval(s);
             if (a instanceof String t && b instanceof String u) {
-                long scan = CostMeter.chars(t.length());
-                s.cost.charge(op == CONTAINS ? scan + scan * CostMeter.chars(u.length()) : scan);
+                if (op == CONTAINS) {
+                    s.cost.charge(scan * CostMeter.chars(u.length()));
+                }
                 return switch (op) {
                     case STARTS -> t.startsWith(u);
                     case ENDS -> t.endsWith(u);

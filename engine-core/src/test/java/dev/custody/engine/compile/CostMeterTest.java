@@ -157,4 +157,27 @@ class CostMeterTest {
         // applied per comprehension, not across the nesting): an over-estimate, bounded, never below a run
         assertTrue(estimate > 200 * 200 && estimate < 10_000_000, "estimate " + estimate);
     }
+
+    /**
+     * A string operand is charged when it gives its value, before the other operand runs, as cel-java's listener
+     * charges it: when the other operand then fails (an absent optional field) and {@code &&} absorbs the error, both
+     * paths have charged the first one. The compiled form charged both operands after the second one (one unit
+     * short inside a loop); CompiledDifferentialProperties found it with seed -5289202354835081200.
+     */
+    @Test
+    void aStringOperandIsChargedEvenWhenTheOtherOperandFails() {
+        // PAYLOAD has no principal.user_email
+        for (String c : java.util.List.of(
+                "[0].all(x, withdrawal.asset_symbol < principal.user_email && x != 0)",
+                "[0].all(x, withdrawal.asset_symbol == principal.user_email && x != 0)",
+                "[0].all(x, withdrawal.destination_address.startsWith(principal.user_email) && x != 0)",
+                "[0].all(x, withdrawal.destination_address.contains(principal.user_email) && x != 0)")) {
+            CompiledCondition compiled = compile(COMPILER, c);
+            assertTrue(compiled.compiled(), c);
+            CostMeter ours = CostMeter.unlimited();
+            assertEquals(ConditionResult.of(false), CompiledAccess.compiledOnly(compiled, PAYLOAD, ours), c);
+            long cel = cost(CEL_ONLY, c, false);
+            assertEquals(cel, ours.used(), "compiled against cel-java: " + c);
+        }
+    }
 }
