@@ -47,7 +47,7 @@ final class Formulas implements AutoCloseable {
      * How long a query may take on the incremental solver before it goes to the bit-blasting one, in
      * milliseconds (at most half the query's time-out).
      */
-    static final long INCREMENTAL_TRY_MS = 150;
+    static final long INCREMENTAL_TRY_MS = Long.getLong("custody.incrementalMs", 150);
 
     final Context ctx;
     final ActionSpace space;
@@ -61,8 +61,18 @@ final class Formulas implements AutoCloseable {
     private final Map<Integer, Boolean> heavy = new HashMap<>();
     private final Map<Integer, Boolean> arithmeticMemo = new HashMap<>();
     private int queries;
+    private final long deadlineNanos;
 
     Formulas(TriggerAction action, List<PolicySet> sets, long timeoutMs) {
+        this(action, sets, timeoutMs, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param deadlineNanos a {@link System#nanoTime()} after which every query answers UNKNOWN at once, and before
+     *     which no query runs past it; {@link Long#MAX_VALUE} for none
+     */
+    Formulas(TriggerAction action, List<PolicySet> sets, long timeoutMs, long deadlineNanos) {
+        this.deadlineNanos = deadlineNanos;
         TreeSet<String> wallets = new TreeSet<>();
         TreeSet<String> workspaces = new TreeSet<>();
         for (PolicySet s : sets) {
@@ -131,26 +141,32 @@ final class Formulas implements AutoCloseable {
      */
     Answer check(BoolExpr... parts) {
         queries++;
-        boolean heavy = false;
-        for (BoolExpr b : parts) {
-            heavy |= heavy(b, new HashSet<>());
-        }
-        if (heavy) {
-            return blasted(timeoutMs, parts);
-        }
-        solver.push();
-        try {
-            for (BoolExpr b : parts) {
-                solver.add(b);
+        long left = timeoutMs;
+        if (deadlineNanos != Long.MAX_VALUE) {
+            left = Math.min(left, (deadlineNanos - System.nanoTime()) / 1_000_000);
+            if (left <= 0) {
+                return new Answer(Status.UNKNOWN, null);
             }
-            Status s = solver.check();
-            if (s != Status.UNKNOWN) {
-                return new Answer(s, s == Status.SATISFIABLE ? solver.getModel() : null);
-            }
-        } finally {
-            solver.pop();
         }
-        return blasted(timeoutMs - incrementalMs, parts);
+        BoolExpr[] lits = new BoolExpr[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            lits[i] = literal(parts[i]);
+        }
+        Status s = solver.check(lits);
+        if (s != Status.UNKNOWN) {
+            return new Answer(s, s == Status.SATISFIABLE ? solver.getModel() : null);
+        }
+        return blasted(left - incrementalMs, parts);
+    }
+
+    private final Map<Integer, BoolExpr> literals = new HashMap<>();
+
+    private BoolExpr literal(BoolExpr part) {
+        return literals.computeIfAbsent(part.getId(), k -> {
+            BoolExpr g = ctx.mkBoolConst("guard|" + literals.size());
+            solver.add(ctx.mkImplies(g, part));
+            return g;
+        });
     }
 
     private Answer blasted(long ms, BoolExpr... parts) {
