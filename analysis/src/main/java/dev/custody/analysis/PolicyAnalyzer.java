@@ -26,9 +26,9 @@ import java.time.Duration;
  * workspace targeting, declaration order, DENY over ALLOW, absent optional fields and {@code decoded_args} keys
  * fail unless guarded by {@code has()}, {@code &&}/{@code ||} absorb failures. A claim that no action exists
  * ({@code unsatisfiable}, {@code always_true}, {@code shadowed}, {@code overridden}, {@code duplicate}) is proved
- * by the solver over a superset of the valid actions; a claim that one exists ({@code may_error}) is reported
- * only with a witness action that was replayed through {@link dev.custody.engine.PolicyEngine} and gave the
- * claimed decision; a shadowed or overridden rule only with a witness on which the engine finds the rule true
+ * by the solver over the valid actions, with cel-java's numbers ({@link ConditionEncoder}); a claim that one
+ * exists ({@code may_error}) is reported only with a witness action that was replayed through
+ * {@link dev.custody.engine.PolicyEngine} and gave the claimed decision; a shadowed or overridden rule only with a witness on which the engine finds the rule true
  * and another rule decides. Before any claim about a rule, the actions the solver found on which the rule is
  * true (and, if any, not true) are replayed through the engine's evaluation of the condition: if the engine
  * disagrees, the rule is {@code unknown} and nothing is claimed about it. A rule outside the fragment is

@@ -24,8 +24,8 @@ import java.util.Optional;
  * else, if an ALLOW rule fails, DENY fail-closed attributed to the first that fails; else the first true ALLOW
  * rule; else NO_MATCH; each rule only when its policy targets the action's wallet and workspace. Every
  * difference reported has been replayed against both sets and shows the change; a change the solver found but
- * no replay confirmed (possible only with rules outside the fragment, which get free variables, or when double
- * rounding matters) is reported in {@link Result#undecided()}, and so is a time-out. So {@code equivalent} is
+ * no replay confirmed (possible only with rules outside the fragment, which get free variables) is reported in
+ * {@link Result#undecided()}, and so is a time-out. So {@code equivalent} is
  * true only when the solver proved it.
  *
  * <p>Each call builds and closes its own solver context; an instance holds only settings and is thread-safe.

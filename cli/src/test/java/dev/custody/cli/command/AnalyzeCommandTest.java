@@ -149,6 +149,66 @@ class AnalyzeCommandTest {
         assertTrue(diff.out().contains("\"signer-ceiling-2027\""), diff.out());
     }
 
+    private Path policy(String name, String... rules) throws Exception {
+        StringBuilder s = new StringBuilder("id: p\nname: policy p\napproval_group_id: "
+                + "985976e8-9faf-4e44-a2ed-b01af2ca04cf\nrules:\n");
+        for (int i = 0; i < rules.length; i += 3) {
+            s.append("  - rule_id: ").append(rules[i]).append("\n    trigger_action: withdrawal.create\n    effect: ")
+                    .append(rules[i + 1]).append("\n    condition: '").append(rules[i + 2]).append("'\n");
+        }
+        Path f = dir.resolve(name + ".yaml");
+        Files.writeString(f, s);
+        return f;
+    }
+
+    @Test
+    void anIntAboveTwoTo53MeetsTheDoubleNearestItNotTheReal() throws Exception {
+        // once claimed unsatisfiable (exit 1), yet amount 9007199254740992.0 is DENY by it
+        Path f = policy("range", "r1", "DENY",
+                "withdrawal.amount >= 9007199254740993 && withdrawal.amount <= 9007199254740992");
+        Cli.Result r = Cli.run("analyze", "--format", "json", f.toString());
+        assertEquals("{\"rules\":1,\"analyzed\":1,\"findings\":[]}", r.out().strip());
+        assertEquals("", r.err());
+        assertEquals(ExitCode.OK, r.exit());
+        Path action = dir.resolve("a.jsonl");
+        Files.writeString(action, "{\"id\":\"a\",\"action\":\"withdrawal.create\",\"wallet_id\":"
+                + "\"aa0fe024-832e-4282-a4e2-c85e2b7ae138\",\"at\":\"2026-11-02T12:00:00Z\","
+                + "\"principal\":{\"role\":\"owner\"},\"withdrawal\":{\"amount\":9007199254740992.0,\"value_usd\":1,"
+                + "\"asset_symbol\":\"BTC\",\"asset_is_native\":true,\"destination_address\":\"0xabc\","
+                + "\"network_code\":\"N\",\"is_whitelisted\":true,\"address_age_sec\":1},\"wallet\":{\"outflow_1h\":0,"
+                + "\"outflow_6h\":0,\"outflow_24h\":0,\"withdrawal_count_1h\":0},\"workspace\":{\"outflow_1h\":0,"
+                + "\"outflow_6h\":0,\"outflow_24h\":0,\"withdrawal_count_1h\":0,\"network_outflow_1h\":0,"
+                + "\"network_outflow_6h\":0,\"network_outflow_24h\":0,\"network_withdrawal_count_1h\":0}}\n");
+        Cli.Result replay = Cli.run("replay", "--policies", f.toString(), "--actions", action.toString(), "--format",
+                "jsonl");
+        JsonNode d = JSON.readTree(replay.out().lines().findFirst().orElseThrow());
+        assertEquals("DENY r1", d.get("decision").asText() + " " + d.get("rule_id").asText());
+    }
+
+    @Test
+    void intArithmeticBeyondTwoTo63IsAnErrorNotACrash() throws Exception {
+        // once exit 3: `ArithmeticException: BigInteger out of long range` on the solver's unbounded ints
+        Path f = policy("ints", "neg", "ALLOW", "-wallet.withdrawal_count_1h < 5",
+                "plus", "DENY", "wallet.withdrawal_count_1h + 1 > 5");
+        Cli.Result r = Cli.run("analyze", "--format", "json", f.toString());
+        assertEquals(ExitCode.INPUT, r.exit(), r.err());
+        assertEquals("", r.err());
+        JsonNode root = JSON.readTree(r.out());
+        List<String> kinds = new ArrayList<>();
+        root.get("findings").forEach(x -> kinds.add(x.get("kind").asText() + " " + x.get("rule_id").asText()));
+        assertEquals(List.of("always_true neg", "may_error plus"), kinds);
+        JsonNode witness = root.get("findings").get(1).get("witness");
+        assertEquals(Long.MAX_VALUE, witness.get("wallet").get("withdrawal_count_1h").asLong());
+        assertTrue(witness.get("wallet").get("withdrawal_count_1h").isIntegralNumber());
+        Path w = dir.resolve("w.jsonl");
+        Files.writeString(w, JSON.writeValueAsString(witness) + "\n");
+        Cli.Result replay = Cli.run("replay", "--policies", f.toString(), "--actions", w.toString(), "--format",
+                "jsonl");
+        JsonNode d = JSON.readTree(replay.out().lines().findFirst().orElseThrow());
+        assertEquals("DENY plus true", d.get("decision").asText() + " " + d.get("rule_id").asText() + " "
+                + d.get("fail_closed").asBoolean());
+    }
+
     @Test
     void semanticDiffOfASetWithItselfIsEquivalent() {
         Cli.Result r = Cli.run("diff", "--semantic", "--base", "../examples/policies", "--head", "../examples/policies");
