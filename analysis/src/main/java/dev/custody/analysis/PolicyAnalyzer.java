@@ -322,7 +322,7 @@ public final class PolicyAnalyzer {
             }
             Formulas.Answer alone = f.check(parts.toArray(new BoolExpr[0]));
             if (alone.unsat()) {
-                List<AnalyzedRule> related = overlapping(f, ev, r, earlier);
+                List<AnalyzedRule> related = overlapping(f, ev, r, earlier, samples);
                 Map<String, Object> witness = coverWitness(f, ev, kept, r, related, replay, false);
                 if (witness == null) {
                     unknown++;
@@ -349,7 +349,7 @@ public final class PolicyAnalyzer {
             }
             Formulas.Answer alone = f.check(parts.toArray(new BoolExpr[0]));
             if (alone.unsat()) {
-                List<AnalyzedRule> related = overlapping(f, ev, r, denies);
+                List<AnalyzedRule> related = overlapping(f, ev, r, denies, samples);
                 Map<String, Object> witness = coverWitness(f, ev, kept, r, related, replay, true);
                 if (witness == null) {
                     unknown++;
@@ -373,22 +373,47 @@ public final class PolicyAnalyzer {
      * the fragment are never named (the claim was proved without relying on them).
      */
     private static List<AnalyzedRule> overlapping(Formulas f, Evidence ev, AnalyzedRule r,
-            List<AnalyzedRule> candidates) {
+            List<AnalyzedRule> candidates, List<com.microsoft.z3.Model> samples) {
         List<AnalyzedRule> out = new ArrayList<>();
         List<BoolExpr> uncovered = new ArrayList<>();
-        uncovered.add(f.rule(r).isTrue());
+        BoolExpr rTrue = f.rule(r).isTrue();
+        uncovered.add(rTrue);
+        // models the solver gave for r being true: each settles "r and s both true" when s is true on it
+        List<com.microsoft.z3.Model> models = new ArrayList<>(samples);
+        // a model of the `uncovered` conjunction so far, when one is known
+        com.microsoft.z3.Model last = null;
         for (AnalyzedRule s : candidates) {
+            BoolExpr sTrue = f.rule(s).isTrue();
             if (f.rule(s).reason() != null || ev.excludes(r, s)
-                    || !ev.bothTrue(r, s) && f.check(f.rule(r).isTrue(), f.rule(s).isTrue()).unsat()) {
+                    || !ev.bothTrue(r, s) && !trueOnOne(models, rTrue, sTrue) && f.check(rTrue, sTrue).unsat()) {
                 continue;
             }
             out.add(s);
-            uncovered.add(f.not(f.rule(s).isTrue()));
-            if (!ev.trueAlone(r, out) && f.check(uncovered.toArray(new BoolExpr[0])).unsat()) {
+            uncovered.add(f.not(sTrue));
+            // the last model still satisfies the conjunction when s is not true on it: no query needed
+            if (last != null && last.eval(sTrue, true).isFalse() || ev.trueAlone(r, out)) {
+                continue;
+            }
+            Formulas.Answer a = f.check(uncovered.toArray(new BoolExpr[0]));
+            if (a.unsat()) {
                 break;
+            }
+            last = a.sat() ? a.model() : null;
+            if (last != null) {
+                models.add(last);
             }
         }
         return out;
+    }
+
+    /** Whether both formulas are true on one of the models (the solver's own evaluation of its formulas). */
+    private static boolean trueOnOne(List<com.microsoft.z3.Model> models, BoolExpr a, BoolExpr b) {
+        for (com.microsoft.z3.Model m : models) {
+            if (m.eval(a, true).isTrue() && m.eval(b, true).isTrue()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
