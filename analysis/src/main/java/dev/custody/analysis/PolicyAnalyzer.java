@@ -441,13 +441,64 @@ public final class PolicyAnalyzer {
         }
         Map<String, Object> w = f.space.witness(a.model(), "witness-" + (overridden ? "overridden" : "shadowed")
                 + "-" + r.ruleId());
-        Optional<Decision> d = replay.decide(w);
-        if (d.isEmpty() || !Replay.value(r, w).orElse(false)) {
-            return null;
+        java.util.function.Predicate<Map<String, Object>> shows = x -> {
+            Optional<Decision> d = replay.decide(x);
+            if (d.isEmpty() || !Replay.value(r, x).orElse(false)) {
+                return false;
+            }
+            boolean other = !(r.policyId().equals(d.get().policyId()) && r.ruleId().equals(d.get().ruleId()));
+            return overridden ? d.get().outcome() == Outcome.DENY && other : other;
+        };
+        return shows.test(w) ? tidy(w, shows) : null;
+    }
+
+    /** Round doubles a witness may take instead of the solver's, tried in order: 0, 1, 10, ..., 10^15. */
+    private static final double[] ROUND = {0, 1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
+            1e14, 1e15};
+
+    /**
+     * The witness with each double field that is not already a whole number replaced by the first round value
+     * on which the witness still shows the finding (replayed each time); the solver's value where none does.
+     * Only for readability: what is reported has been replayed.
+     */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> tidy(Map<String, Object> witness, java.util.function.Predicate<Map<String, Object>> shows) {
+        Map<String, Object> w = copy(witness);
+        for (Map.Entry<String, Object> section : w.entrySet()) {
+            if (!(section.getValue() instanceof Map<?, ?> fields)) {
+                continue;
+            }
+            for (Object key : List.copyOf(fields.keySet())) {
+                Object v = fields.get(key);
+                if (!(v instanceof Double d) || (d == Math.rint(d) && Math.abs(d) < 1e15
+                        && Double.doubleToRawLongBits(d) != Double.doubleToRawLongBits(-0.0))) {
+                    continue;
+                }
+                for (double c : ROUND) {
+                    ((Map<Object, Object>) fields).put(key, c);
+                    if (shows.test(w)) {
+                        v = null;
+                        break;
+                    }
+                }
+                if (v != null) {
+                    ((Map<Object, Object>) fields).put(key, v);
+                }
+            }
         }
-        boolean other = !(r.policyId().equals(d.get().policyId()) && r.ruleId().equals(d.get().ruleId()));
-        boolean ok = overridden ? d.get().outcome() == Outcome.DENY && other : other;
-        return ok ? w : null;
+        return w;
+    }
+
+    private static Map<String, Object> copy(Map<String, Object> m) {
+        Map<String, Object> out = new java.util.LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : m.entrySet()) {
+            if (e.getValue() instanceof Map<?, ?> inner) {
+                out.put(e.getKey(), new java.util.LinkedHashMap<>(inner));
+            } else {
+                out.put(e.getKey(), e.getValue());
+            }
+        }
+        return out;
     }
 
     /** may_error; returns the number of unknown answers. */
@@ -471,10 +522,17 @@ public final class PolicyAnalyzer {
             out.add(unknown(r, "whether the rule can fail at run time"));
             return 1;
         }
+        java.util.function.Predicate<Map<String, Object>> shows = x -> {
+            Optional<Decision> y = replay.decide(x);
+            return y.isPresent() && y.get().outcome() == Outcome.DENY && y.get().failClosed()
+                    && y.get().failure() == FailureKind.RULE_ERROR && Replay.value(r, x).isEmpty();
+        };
         Map<String, Object> w = f.space.witness(a.model(), "witness-may_error-" + r.ruleId());
+        if (shows.test(w)) {
+            w = tidy(w, shows);
+        }
         Optional<Decision> d = replay.decide(w);
-        if (d.isPresent() && d.get().outcome() == Outcome.DENY && d.get().failClosed()
-                && d.get().failure() == FailureKind.RULE_ERROR && Replay.value(r, w).isEmpty()) {
+        if (shows.test(w)) {
             out.add(new AnalysisFinding(FindingKind.MAY_ERROR, r, List.of(),
                     "some valid actions make this rule fail at run time (" + d.get().error()
                             + "), so they are denied fail-closed; guard the read with has()", w));

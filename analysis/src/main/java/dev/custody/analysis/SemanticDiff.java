@@ -115,10 +115,18 @@ public final class SemanticDiff {
                         Map<String, Object> w = f.space.witness(ans.model(), "witness-" + a.wireName() + "-"
                                 + from.name().toLowerCase(java.util.Locale.ROOT) + "-"
                                 + to.name().toLowerCase(java.util.Locale.ROOT));
+                        java.util.function.Predicate<Map<String, Object>> shows = x -> {
+                            Optional<Decision> xb = baseReplay.decide(x);
+                            Optional<Decision> xh = headReplay.decide(x);
+                            return xb.isPresent() && xh.isPresent() && xb.get().outcome() == from
+                                    && xh.get().outcome() == to && !xb.get().sameAs(xh.get());
+                        };
+                        if (shows.test(w)) {
+                            w = PolicyAnalyzer.tidy(w, shows);
+                        }
                         Optional<Decision> bd = baseReplay.decide(w);
                         Optional<Decision> hd = headReplay.decide(w);
-                        if (bd.isPresent() && hd.isPresent() && bd.get().outcome() == from
-                                && hd.get().outcome() == to && !bd.get().sameAs(hd.get())) {
+                        if (shows.test(w)) {
                             differences.add(new Difference(a, from, to, bd.get(), hd.get(), w));
                         } else {
                             undecided.add("the solver found a " + what + " change, but its witness did not replay");

@@ -164,4 +164,19 @@ class ExactNumbersTest {
         assertEquals(3, r.analyzed());
         assertEquals(Optional.of(true), Replay.value(set.rules().get(1), gas));
     }
+
+    @Test
+    void unsignedIntsCompareAsCelJavaDoes() {
+        // cel-java's compareIntUint puts every uint from 2^63-1 up above every int (the largest int included)
+        PolicySet above = set("uint-above", "u1", "DENY", "wallet.withdrawal_count_1h < 9223372036854775807u");
+        assertEquals(List.of("always_true u1"), findings(Fixtures.analyze(above), above));
+        PolicySet never = set("uint-never", "u2", "DENY", "wallet.withdrawal_count_1h >= 18446744073709551615u");
+        assertEquals(List.of("unsatisfiable u2"), findings(Fixtures.analyze(never), never));
+        // a double above 2^64 is above the largest uint
+        PolicySet dbl = set("uint-double", "u3", "DENY", "withdrawal.value_usd > 18446744073709551615u");
+        assertEquals(List.of(), findings(Fixtures.analyze(dbl), dbl));
+        Map<String, Object> w = trueOn(dbl, 0);
+        assertTrue((Double) field(w, "withdrawal", "value_usd") > 0x1p64, w::toString);
+        assertEquals("u3", Fixtures.decide(dbl, w).ruleId());
+    }
 }
