@@ -187,6 +187,24 @@ final class ActionSpace {
         return ctx.mkEq(workspace, ctx.mkInt(workspaces.indexOf(id)));
     }
 
+    /**
+     * Whether a policy with these wallet ids and workspace targets the model's action: what
+     * {@code walletIn(walletIds) && workspaceIs(workspaceId)} gives on the model, computed without the solver.
+     */
+    boolean applies(Model m, java.util.Set<String> walletIds, String workspaceId) {
+        if (!walletIds.isEmpty()) {
+            int w = ((IntNum) m.eval(wallet, true)).getInt();
+            if (w >= wallets.size() || !walletIds.contains(wallets.get(w))) {
+                return false;
+            }
+        }
+        if (workspaceId != null) {
+            int s = ((IntNum) m.eval(workspace, true)).getInt();
+            return s < workspaces.size() && workspaces.get(s).equals(workspaceId);
+        }
+        return true;
+    }
+
     BoolExpr facts() {
         return ctx.mkAnd(facts.toArray(new BoolExpr[0]));
     }

@@ -61,8 +61,18 @@ final class Formulas implements AutoCloseable {
     private final Map<Integer, Boolean> heavy = new HashMap<>();
     private final Map<Integer, Boolean> arithmeticMemo = new HashMap<>();
     private int queries;
+    private final long deadlineNanos;
 
     Formulas(TriggerAction action, List<PolicySet> sets, long timeoutMs) {
+        this(action, sets, timeoutMs, Long.MAX_VALUE);
+    }
+
+    /**
+     * @param deadlineNanos a {@link System#nanoTime()} after which every query answers UNKNOWN at once, and before
+     *     which no query runs past it; {@link Long#MAX_VALUE} for none
+     */
+    Formulas(TriggerAction action, List<PolicySet> sets, long timeoutMs, long deadlineNanos) {
+        this.deadlineNanos = deadlineNanos;
         TreeSet<String> wallets = new TreeSet<>();
         TreeSet<String> workspaces = new TreeSet<>();
         for (PolicySet s : sets) {
@@ -110,6 +120,9 @@ final class Formulas implements AutoCloseable {
         }
         RuleFormula f = new RuleFormula(ctx.mkAnd(applies, ctx.mkNot(error), value), ctx.mkAnd(applies, error), value,
                 error, reason);
+        for (BoolExpr b : List.of(f.isTrue(), f.fails(), ctx.mkNot(f.isTrue()), ctx.mkNot(f.fails()))) {
+            recurring.put(b.getId(), b);
+        }
         boolean slow = arithmetic(value, arithmeticMemo) || arithmetic(error, arithmeticMemo);
         for (Expr<?> e : List.of(f.isTrue(), f.fails(), value, error)) {
             heavy.merge(e.getId(), slow, Boolean::logicalOr);
@@ -123,7 +136,9 @@ final class Formulas implements AutoCloseable {
     }
 
     /**
-     * Checks the conjunction of {@code parts} under the schema facts, within the query's time-out: first on the
+     * Checks the conjunction of {@code parts} under the schema facts, within the query's time-out (capped by the
+     * run's deadline, past which every query is UNKNOWN at once): a query whose rules hold double arithmetic or
+     * int-to-double conversions of fields goes to the bit-blasting solver only; any other first on the
      * incremental solver (quick for comparisons with constants, strings, booleans), and when that has not decided
      * within {@link #INCREMENTAL_TRY_MS}, on a solver that bit-blasts the floating-point and bit-vector terms
      * first (Z3's {@code qffp} tactic, then its SMT core for what is left): double arithmetic and int-to-double
@@ -131,27 +146,74 @@ final class Formulas implements AutoCloseable {
      */
     Answer check(BoolExpr... parts) {
         queries++;
+        long left = timeoutMs;
+        if (deadlineNanos != Long.MAX_VALUE) {
+            left = Math.min(left, (deadlineNanos - System.nanoTime()) / 1_000_000);
+            if (left <= 0) {
+                return new Answer(Status.UNKNOWN, null);
+            }
+        }
         boolean heavy = false;
         for (BoolExpr b : parts) {
             heavy |= heavy(b, new HashSet<>());
         }
         if (heavy) {
-            return blasted(timeoutMs, parts);
+            return blasted(left, parts);
+        }
+        // a rule's own formulas come back in many queries: asserted once behind a guard literal (at the base
+        // level, before the query's scope opens) and assumed; anything else (a pair's formula, asked once) goes
+        // into the query's push/pop scope
+        List<BoolExpr> lits = new ArrayList<>();
+        List<BoolExpr> scoped = new ArrayList<>();
+        for (BoolExpr b : parts) {
+            BoolExpr lit = literal(b);
+            if (lit != null) {
+                lits.add(lit);
+            } else {
+                scoped.add(b);
+            }
         }
         solver.push();
         try {
-            for (BoolExpr b : parts) {
+            for (BoolExpr b : scoped) {
                 solver.add(b);
             }
-            Status s = solver.check();
+            Status s = solver.check(lits.toArray(new BoolExpr[0]));
             if (s != Status.UNKNOWN) {
                 return new Answer(s, s == Status.SATISFIABLE ? solver.getModel() : null);
             }
         } finally {
             solver.pop();
         }
-        return blasted(timeoutMs - incrementalMs, parts);
+        return blasted(left - incrementalMs, parts);
     }
+
+    /**
+     * The guard literal of a rule's formula, made and asserted at the base level on first use; null for any
+     * other formula. Only called with no scope open.
+     */
+    private BoolExpr literal(BoolExpr part) {
+        int id = part.getId();
+        BoolExpr known = recurring.get(id);
+        if (known == null || !known.equals(part)) {
+            return null;
+        }
+        BoolExpr g = literals.get(id);
+        if (g == null) {
+            g = ctx.mkBoolConst("guard|" + literals.size());
+            solver.add(ctx.mkImplies(g, part));
+            literals.put(id, g);
+        }
+        return g;
+    }
+
+    /** Guard literals by the AST id of the formula they imply. */
+    private final Map<Integer, BoolExpr> literals = new HashMap<>();
+    /**
+     * The rules' formulas that queries use again and again (isTrue, fails, and their negations) by AST id; held
+     * here so that Z3 never frees them and gives their ids to other terms.
+     */
+    private final Map<Integer, BoolExpr> recurring = new HashMap<>();
 
     private Answer blasted(long ms, BoolExpr... parts) {
         Solver blasting = ctx.mkSolver(ctx.tryFor(blast, (int) Math.min(Integer.MAX_VALUE, Math.max(1, ms))));

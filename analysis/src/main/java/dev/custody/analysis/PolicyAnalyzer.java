@@ -10,7 +10,10 @@ import dev.custody.engine.schema.TriggerAction;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.time.Duration;
 
 /**
  * Checks every enabled rule of the active policies of a {@link PolicySet} against every valid action, with an SMT
@@ -31,7 +34,8 @@ import java.util.Optional;
  * disagrees, the rule is {@code unknown} and nothing is claimed about it. A rule outside the fragment is
  * {@code not_analyzed}; a query past the time-out is {@code unknown}; neither is a claim.
  *
- * <p>Each call builds and closes its own solver context; an instance holds only settings and is thread-safe.
+ * <p>Each call builds and closes its own solver contexts, one per thread and trigger action (Z3 contexts are not
+ * shared between threads); an instance holds only settings and is thread-safe.
  */
 public final class PolicyAnalyzer {
     /** The default time-out of one solver query. */
@@ -49,42 +53,168 @@ public final class PolicyAnalyzer {
         this.timeoutMs = timeoutMs;
     }
 
-    /** Analyses the rules of {@code action}, or of both actions when it is empty. */
+    /** Analyses the rules of {@code action}, or of both actions when it is empty, on one thread, without a deadline. */
     public AnalysisReport analyze(PolicySet set, Optional<TriggerAction> action) {
-        List<AnalysisFinding> findings = new ArrayList<>();
-        int rules = 0;
-        int analyzed = 0;
-        int queries = 0;
-        Replay replay = new Replay(set, compiler);
+        return analyze(set, action, new Run(1, null, Progress.NONE));
+    }
+
+    /**
+     * How one analysis runs: on how many threads (each with its own solver contexts), until when, and whom it
+     * tells about progress.
+     *
+     * @param jobs the number of threads, at least 1
+     * @param deadline the whole run's deadline, or null for none: a rule not done by then gets one
+     *     {@link FindingKind#UNKNOWN} finding ({@link #DEADLINE_MESSAGE}) and nothing else
+     * @param progress told after each rule
+     */
+    public record Run(int jobs, Duration deadline, Progress progress) {
+        public Run {
+            if (jobs < 1) {
+                throw new IllegalArgumentException("jobs must be at least 1, got " + jobs);
+            }
+            if (deadline != null && (deadline.isNegative() || deadline.isZero())) {
+                throw new IllegalArgumentException("deadline must be positive, got " + deadline);
+            }
+            Objects.requireNonNull(progress, "progress");
+        }
+    }
+
+    /** Told how far an analysis is; called from the analysing threads, so it must be thread-safe. */
+    @FunctionalInterface
+    public interface Progress {
+        /** Nothing. */
+        Progress NONE = (done, total) -> { };
+
+        /** {@code done} of {@code total} rules are finished (analysed, or given up at the deadline). */
+        void rules(int done, int total);
+    }
+
+    /** The message of the {@code unknown} finding of a rule the run's deadline left undone. */
+    public static final String DEADLINE_MESSAGE =
+            "not analysed: the analysis deadline passed before this rule was done; nothing is claimed";
+
+    /**
+     * Analyses the rules of {@code action}, or of both actions when it is empty, as {@code run} says. The findings
+     * do not depend on the number of jobs: each rule's queries are the same whichever thread asks them (only a
+     * witness action may differ, as any model of the same query may).
+     */
+    public AnalysisReport analyze(PolicySet set, Optional<TriggerAction> action, Run run) {
+        long deadlineNanos = run.deadline() == null ? Long.MAX_VALUE : System.nanoTime() + run.deadline().toNanos();
+        List<List<AnalyzedRule>> perAction = new ArrayList<>();
+        int total = 0;
         for (TriggerAction a : TriggerAction.values()) {
             if (action.isPresent() && action.get() != a) {
                 continue;
             }
             List<AnalyzedRule> kept = set.rules(a);
-            if (kept.isEmpty()) {
-                continue;
-            }
-            try (Formulas f = new Formulas(a, List.of(set), timeoutMs)) {
-                for (AnalyzedRule r : kept) {
-                    rules++;
-                    List<AnalysisFinding> out = new ArrayList<>();
-                    if (analyzeRule(f, kept, r, replay, out)) {
-                        analyzed++;
-                    }
-                    findings.addAll(out);
-                }
-                queries += f.queries();
+            if (!kept.isEmpty()) {
+                perAction.add(kept);
+                total += kept.size();
             }
         }
+        Map<AnalyzedRule, FieldBounds> bounds = new java.util.IdentityHashMap<>();
+        for (List<AnalyzedRule> kept : perAction) {
+            for (AnalyzedRule r : kept) {
+                bounds.put(r, FieldBounds.of(r));
+            }
+        }
+        AtomicInteger done = new AtomicInteger();
+        AtomicInteger queries = new AtomicInteger();
+        List<RuleResult> results = new ArrayList<>();
+        for (List<AnalyzedRule> kept : perAction) {
+            RuleResult[] out = new RuleResult[kept.size()];
+            AtomicInteger next = new AtomicInteger();
+            int threads = Math.min(run.jobs(), kept.size());
+            int all = total;
+            Runnable worker = () -> {
+                Replay replay = new Replay(set, compiler);
+                Formulas f = null;
+                Evidence ev = null;
+                try {
+                    for (int i = next.getAndIncrement(); i < kept.size(); i = next.getAndIncrement()) {
+                        AnalyzedRule r = kept.get(i);
+                        if (System.nanoTime() - deadlineNanos >= 0) {
+                            out[i] = RuleResult.late(r);
+                        } else {
+                            if (f == null) {
+                                f = new Formulas(r.action(), List.of(set), timeoutMs, deadlineNanos);
+                                ev = new Evidence(f, bounds);
+                            }
+                            List<AnalysisFinding> findings = new ArrayList<>();
+                            boolean complete = analyzeRule(f, ev, kept, r, replay, findings);
+                            out[i] = System.nanoTime() - deadlineNanos >= 0 && !complete
+                                    ? RuleResult.late(r) : new RuleResult(complete, findings);
+                        }
+                        run.progress().rules(done.incrementAndGet(), all);
+                    }
+                } finally {
+                    if (f != null) {
+                        queries.addAndGet(f.queries());
+                        f.close();
+                    }
+                }
+            };
+            if (threads <= 1) {
+                worker.run();
+            } else {
+                List<Thread> pool = new ArrayList<>();
+                List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+                for (int t = 0; t < threads; t++) {
+                    Thread th = new Thread(worker, "custody-analyze-" + t);
+                    th.setUncaughtExceptionHandler((x, e) -> failures.add(e));
+                    pool.add(th);
+                    th.start();
+                }
+                for (Thread th : pool) {
+                    try {
+                        th.join();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted while analysing", e);
+                    }
+                }
+                if (!failures.isEmpty()) {
+                    Throwable e = failures.get(0);
+                    if (e instanceof RuntimeException re) {
+                        throw re;
+                    }
+                    if (e instanceof Error er) {
+                        throw er;
+                    }
+                    throw new IllegalStateException(e);
+                }
+            }
+            results.addAll(List.of(out));
+        }
+        List<AnalysisFinding> findings = new ArrayList<>();
+        int analyzed = 0;
+        for (RuleResult r : results) {
+            findings.addAll(r.findings());
+            if (r.complete()) {
+                analyzed++;
+            }
+        }
+        Map<AnalyzedRule, Integer> order = new java.util.IdentityHashMap<>();
+        for (AnalyzedRule r : set.rules()) {
+            order.put(r, order.size());
+        }
         findings.sort((x, y) -> {
-            int c = Integer.compare(set.rules().indexOf(x.rule()), set.rules().indexOf(y.rule()));
+            int c = Integer.compare(order.get(x.rule()), order.get(y.rule()));
             return c != 0 ? c : x.kind().compareTo(y.kind());
         });
-        return new AnalysisReport(rules, analyzed, findings, queries);
+        return new AnalysisReport(total, analyzed, findings, queries.get());
+    }
+
+    /** One rule's findings, and whether it was analysed completely. */
+    private record RuleResult(boolean complete, List<AnalysisFinding> findings) {
+        static RuleResult late(AnalyzedRule r) {
+            return new RuleResult(false, List.of(new AnalysisFinding(FindingKind.UNKNOWN, r, List.of(),
+                    DEADLINE_MESSAGE, null)));
+        }
     }
 
     /** Adds the findings of one rule; true when it was analysed completely. */
-    private boolean analyzeRule(Formulas f, List<AnalyzedRule> kept, AnalyzedRule r, Replay replay,
+    private boolean analyzeRule(Formulas f, Evidence ev, List<AnalyzedRule> kept, AnalyzedRule r, Replay replay,
             List<AnalysisFinding> out) {
         Formulas.RuleFormula rf = f.rule(r);
         if (rf.reason() != null) {
@@ -109,6 +239,7 @@ public final class PolicyAnalyzer {
                 out.add(disagrees(r, "true", sample));
                 return false;
             }
+            ev.trueSample(r, canBeTrue.model(), sample);
             Formulas.Answer canBeOther = f.check(f.applies(r), f.not(rf.isTrue()));
             if (canBeOther.sat()) {
                 Map<String, Object> other = f.space.witness(canBeOther.model(), "sample-other-" + r.ruleId());
@@ -116,6 +247,7 @@ public final class PolicyAnalyzer {
                     out.add(disagrees(r, "false or failing", other));
                     return false;
                 }
+                ev.otherSample(r, canBeOther.model(), other);
             }
             if (canBeOther.unsat()) {
                 out.add(new AnalysisFinding(FindingKind.ALWAYS_TRUE, r, List.of(),
@@ -131,14 +263,14 @@ public final class PolicyAnalyzer {
             if (canBeOther.sat()) {
                 samples.add(canBeOther.model());
             }
-            unknown += order(f, kept, r, replay, samples, out);
+            unknown += order(f, ev, kept, r, replay, samples, out);
         }
         unknown += mayError(f, kept, r, replay, out);
         return unknown == 0;
     }
 
     /** duplicate, shadowed and overridden; returns the number of unknown answers. */
-    private int order(Formulas f, List<AnalyzedRule> kept, AnalyzedRule r, Replay replay,
+    private int order(Formulas f, Evidence ev, List<AnalyzedRule> kept, AnalyzedRule r, Replay replay,
             List<com.microsoft.z3.Model> samples, List<AnalysisFinding> out) {
         Formulas.RuleFormula rf = f.rule(r);
         int unknown = 0;
@@ -154,6 +286,10 @@ public final class PolicyAnalyzer {
         for (AnalyzedRule s : earlier) {
             Formulas.RuleFormula sf = f.rule(s);
             if (sf.reason() != null) {
+                continue;
+            }
+            // an action on which the engine gives the two different results settles it without the solver
+            if (ev.differ(r, s)) {
                 continue;
             }
             // same value and same failure on every action, targeting aside
@@ -176,16 +312,18 @@ public final class PolicyAnalyzer {
                 unknown++;
             }
         }
-        if (!earlier.isEmpty()) {
+        // an action on which r is true and no earlier rule of its effect is settles "shadowed" without the solver
+        if (!earlier.isEmpty() && !ev.trueAlone(r, earlier)) {
             List<BoolExpr> parts = new ArrayList<>();
             parts.add(rf.isTrue());
-            for (AnalyzedRule s : earlier) {
+            // a rule never true with r adds nothing to "r is true and it is not"
+            for (AnalyzedRule s : ev.mayOverlap(r, earlier)) {
                 parts.add(f.not(f.rule(s).isTrue()));
             }
             Formulas.Answer alone = f.check(parts.toArray(new BoolExpr[0]));
             if (alone.unsat()) {
-                List<AnalyzedRule> related = overlapping(f, r, earlier);
-                Map<String, Object> witness = coverWitness(f, kept, r, related, replay, false);
+                List<AnalyzedRule> related = overlapping(f, ev, r, earlier, samples);
+                Map<String, Object> witness = coverWitness(f, ev, kept, r, related, replay, false);
                 if (witness == null) {
                     unknown++;
                     out.add(unreplayed(r, "shadowed"));
@@ -201,15 +339,18 @@ public final class PolicyAnalyzer {
         }
         if (r.effect() == Effect.ALLOW) {
             List<AnalyzedRule> denies = kept.stream().filter(d -> d.effect() == Effect.DENY).toList();
+            if (ev.trueAlone(r, denies)) {
+                return unknown;
+            }
             List<BoolExpr> parts = new ArrayList<>();
             parts.add(rf.isTrue());
-            for (AnalyzedRule d : denies) {
+            for (AnalyzedRule d : ev.mayOverlap(r, denies)) {
                 parts.add(f.not(f.rule(d).isTrue()));
             }
             Formulas.Answer alone = f.check(parts.toArray(new BoolExpr[0]));
             if (alone.unsat()) {
-                List<AnalyzedRule> related = overlapping(f, r, denies);
-                Map<String, Object> witness = coverWitness(f, kept, r, related, replay, true);
+                List<AnalyzedRule> related = overlapping(f, ev, r, denies, samples);
+                Map<String, Object> witness = coverWitness(f, ev, kept, r, related, replay, true);
                 if (witness == null) {
                     unknown++;
                     out.add(unreplayed(r, "overridden"));
@@ -231,36 +372,65 @@ public final class PolicyAnalyzer {
      * together with {@code r} on some action, and together they are true whenever {@code r} is. Rules outside
      * the fragment are never named (the claim was proved without relying on them).
      */
-    private static List<AnalyzedRule> overlapping(Formulas f, AnalyzedRule r, List<AnalyzedRule> candidates) {
+    private static List<AnalyzedRule> overlapping(Formulas f, Evidence ev, AnalyzedRule r,
+            List<AnalyzedRule> candidates, List<com.microsoft.z3.Model> samples) {
         List<AnalyzedRule> out = new ArrayList<>();
         List<BoolExpr> uncovered = new ArrayList<>();
-        uncovered.add(f.rule(r).isTrue());
+        BoolExpr rTrue = f.rule(r).isTrue();
+        uncovered.add(rTrue);
+        // models the solver gave for r being true: each settles "r and s both true" when s is true on it
+        List<com.microsoft.z3.Model> models = new ArrayList<>(samples);
+        // a model of the `uncovered` conjunction so far, when one is known
+        com.microsoft.z3.Model last = null;
         for (AnalyzedRule s : candidates) {
-            if (f.rule(s).reason() != null || f.check(f.rule(r).isTrue(), f.rule(s).isTrue()).unsat()) {
+            BoolExpr sTrue = f.rule(s).isTrue();
+            if (f.rule(s).reason() != null || ev.excludes(r, s)
+                    || !ev.bothTrue(r, s) && !trueOnOne(models, rTrue, sTrue) && f.check(rTrue, sTrue).unsat()) {
                 continue;
             }
             out.add(s);
-            uncovered.add(f.not(f.rule(s).isTrue()));
-            if (f.check(uncovered.toArray(new BoolExpr[0])).unsat()) {
+            uncovered.add(f.not(sTrue));
+            // the last model still satisfies the conjunction when s is not true on it: no query needed
+            if (last != null && last.eval(sTrue, true).isFalse() || ev.trueAlone(r, out)) {
+                continue;
+            }
+            Formulas.Answer a = f.check(uncovered.toArray(new BoolExpr[0]));
+            if (a.unsat()) {
                 break;
+            }
+            last = a.sat() ? a.model() : null;
+            if (last != null) {
+                models.add(last);
             }
         }
         return out;
+    }
+
+    /** Whether both formulas are true on one of the models (the solver's own evaluation of its formulas). */
+    private static boolean trueOnOne(List<com.microsoft.z3.Model> models, BoolExpr a, BoolExpr b) {
+        for (com.microsoft.z3.Model m : models) {
+            if (m.eval(a, true).isTrue() && m.eval(b, true).isTrue()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
      * An action on which {@code r} is true and the decision goes to another rule: for a shadowed rule, one of the
      * earlier rules of its effect; for an overridden one, a DENY. Null when no replay confirms it.
      */
-    private Map<String, Object> coverWitness(Formulas f, List<AnalyzedRule> kept, AnalyzedRule r,
+    private Map<String, Object> coverWitness(Formulas f, Evidence ev, List<AnalyzedRule> kept, AnalyzedRule r,
             List<AnalyzedRule> related, Replay replay, boolean overridden) {
         List<BoolExpr> quiet = new ArrayList<>();
         quiet.add(f.rule(r).isTrue());
         for (AnalyzedRule k : kept) {
-            if (!overridden && r.effect() == Effect.ALLOW && k.effect() == Effect.DENY) {
+            if (!overridden && r.effect() == Effect.ALLOW && k.effect() == Effect.DENY && !ev.excludes(r, k)) {
                 quiet.add(f.not(f.rule(k).isTrue()));
             }
-            quiet.add(f.not(f.rule(k).fails()));
+            if (f.rule(k).reason() != null || !f.rule(k).error().isFalse()) {
+                quiet.add(f.not(f.rule(k).fails()));
+            }
         }
         Formulas.Answer a = f.check(quiet.toArray(new BoolExpr[0]));
         if (!a.sat()) {
@@ -334,6 +504,9 @@ public final class PolicyAnalyzer {
     /** may_error; returns the number of unknown answers. */
     private int mayError(Formulas f, List<AnalyzedRule> kept, AnalyzedRule r, Replay replay,
             List<AnalysisFinding> out) {
+        if (f.rule(r).reason() == null && f.rule(r).error().isFalse()) {
+            return 0; // the encoding says the condition never fails: the query below is unsatisfiable
+        }
         List<BoolExpr> parts = new ArrayList<>();
         parts.add(f.rule(r).fails());
         for (AnalyzedRule d : kept) {
@@ -389,6 +562,134 @@ public final class PolicyAnalyzer {
     private AnalysisFinding unknown(AnalyzedRule r, String what) {
         return new AnalysisFinding(FindingKind.UNKNOWN, r, List.of(),
                 "the solver did not decide " + what + " within " + timeoutMs + " ms", null);
+    }
+
+    /**
+     * Actions the solver found for rules of one thread's {@link Formulas}, validated once, with what the engine's
+     * own evaluation of rules' conditions gives on them. They settle queries of the form "is there a valid action
+     * on which ..." when such an action is at hand: the engine's evaluation is the ground truth the encoding must
+     * match, and every sample is a model of the schema facts, so a "yes" so shown is what the solver would answer
+     * (an exact encoding cannot disagree; an inexact one would only have made a false claim). Never used to
+     * answer "no": when no sample shows it, the solver is asked as before. Not thread-safe.
+     */
+    private static final class Evidence {
+        private final Formulas f;
+        private final Map<AnalyzedRule, FieldBounds> bounds;
+        private final Map<AnalyzedRule, Optional<Sample>> trueSamples = new java.util.IdentityHashMap<>();
+        private final Map<AnalyzedRule, Sample> otherSamples = new java.util.IdentityHashMap<>();
+
+        Evidence(Formulas f, Map<AnalyzedRule, FieldBounds> bounds) {
+            this.f = f;
+            this.bounds = bounds;
+        }
+
+        /**
+         * True only when no action makes both rules true ({@link FieldBounds}); then {@code isTrue(r)} implies
+         * {@code !isTrue(s)}, and that part of a conjunction with {@code isTrue(r)} can be left out.
+         */
+        boolean excludes(AnalyzedRule r, AnalyzedRule s) {
+            return bounds.get(r).excludes(bounds.get(s));
+        }
+
+        /** The rules of {@code others} that {@link #excludes} does not rule out. */
+        List<AnalyzedRule> mayOverlap(AnalyzedRule r, List<AnalyzedRule> others) {
+            List<AnalyzedRule> out = new ArrayList<>();
+            for (AnalyzedRule s : others) {
+                if (!excludes(r, s)) {
+                    out.add(s);
+                }
+            }
+            return out;
+        }
+
+        /** A model and its action as the engine reads it, with the rules' results on it as they are asked for. */
+        private final class Sample {
+            final com.microsoft.z3.Model model;
+            final dev.custody.engine.payload.Payload payload;
+            final Map<AnalyzedRule, Optional<Boolean>> values = new java.util.IdentityHashMap<>();
+            final Map<AnalyzedRule, Boolean> applies = new java.util.IdentityHashMap<>();
+
+            Sample(com.microsoft.z3.Model model, dev.custody.engine.payload.Payload payload) {
+                this.model = model;
+                this.payload = payload;
+            }
+
+            /** The condition's result, targeting aside: TRUE, FALSE, or empty when it fails. */
+            Optional<Boolean> value(AnalyzedRule s) {
+                return values.computeIfAbsent(s, x -> Replay.value(x, payload));
+            }
+
+            /** Whether the rule's policy targets the action and its condition is true on it. */
+            boolean isTrue(AnalyzedRule s) {
+                return applies.computeIfAbsent(s, x -> f.space.applies(model, x.walletIds(), x.workspaceId()))
+                        && value(s).orElse(false);
+            }
+        }
+
+        private Sample sample(com.microsoft.z3.Model m, Map<String, Object> witness) {
+            return Replay.payload(witness).map(p -> new Sample(m, p)).orElse(null);
+        }
+
+        void trueSample(AnalyzedRule r, com.microsoft.z3.Model m, Map<String, Object> witness) {
+            trueSamples.put(r, Optional.ofNullable(sample(m, witness)));
+        }
+
+        void otherSample(AnalyzedRule r, com.microsoft.z3.Model m, Map<String, Object> witness) {
+            Sample x = sample(m, witness);
+            if (x != null) {
+                otherSamples.put(r, x);
+            }
+        }
+
+        /** An action on which the rule is true, found on first use (one query); null when there is none at hand. */
+        private Sample trueSample(AnalyzedRule s) {
+            return trueSamples.computeIfAbsent(s, x -> {
+                Formulas.RuleFormula sf = f.rule(x);
+                if (sf.reason() != null) {
+                    return Optional.empty();
+                }
+                Formulas.Answer a = f.check(sf.isTrue());
+                if (!a.sat()) {
+                    return Optional.empty();
+                }
+                Sample out = sample(a.model(), f.space.witness(a.model(), "sample-true-" + x.ruleId()));
+                return Optional.ofNullable(out).filter(y -> y.isTrue(x));
+            }).orElse(null);
+        }
+
+        /** Whether some sample shows an action on which the two conditions give different results. */
+        boolean differ(AnalyzedRule r, AnalyzedRule s) {
+            for (Sample x : new Sample[] {trueSample(r), otherSamples.get(r), trueSample(s), otherSamples.get(s)}) {
+                if (x != null && !x.value(r).equals(x.value(s))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Whether some sample shows an action on which both rules are true (targeting included). */
+        boolean bothTrue(AnalyzedRule r, AnalyzedRule s) {
+            Sample x = trueSamples.getOrDefault(r, Optional.empty()).orElse(null);
+            if (x != null && x.isTrue(r) && x.isTrue(s)) {
+                return true;
+            }
+            Sample y = trueSample(s);
+            return y != null && y.isTrue(r) && y.isTrue(s);
+        }
+
+        /** Whether r's sample is an action on which r is true and none of {@code others} is. */
+        boolean trueAlone(AnalyzedRule r, List<AnalyzedRule> others) {
+            Sample x = trueSamples.getOrDefault(r, Optional.empty()).orElse(null);
+            if (x == null || !x.isTrue(r)) {
+                return false;
+            }
+            for (AnalyzedRule s : others) {
+                if (s != r && x.isTrue(s)) {
+                    return false;
+                }
+            }
+            return true;
+        }
     }
 
     static String labels(List<AnalyzedRule> rules) {

@@ -45,6 +45,22 @@ final class Replay {
         return r instanceof ConditionResult.Value b ? Optional.of(b.value()) : Optional.empty();
     }
 
+    /** A witness validated once, to evaluate many conditions on: empty when the engine does not accept it. */
+    static Optional<dev.custody.engine.payload.Payload> payload(Map<String, Object> witness) {
+        Optional<Action> a = action(witness);
+        if (a.isEmpty()) {
+            return Optional.empty();
+        }
+        PayloadResult p = PayloadValidator.validate(a.get(), Instant.parse((String) witness.get("at")));
+        return p instanceof PayloadResult.Valid v ? Optional.of(v.payload()) : Optional.empty();
+    }
+
+    /** What one rule's condition gives on a validated witness: TRUE, FALSE, or empty for a failure. */
+    static Optional<Boolean> value(AnalyzedRule rule, dev.custody.engine.payload.Payload payload) {
+        ConditionResult r = rule.condition().evaluate(payload, System.nanoTime() + 5_000_000_000L);
+        return r instanceof ConditionResult.Value b ? Optional.of(b.value()) : Optional.empty();
+    }
+
     static Optional<Action> action(Map<String, Object> witness) {
         return ActionReader.fromMap(new java.util.LinkedHashMap<>(witness)) instanceof ActionReader.Read r
                 ? Optional.of(r.action()) : Optional.empty();

@@ -8,6 +8,7 @@ import dev.custody.analysis.PolicyAnalyzer;
 import dev.custody.analysis.PolicySet;
 import dev.custody.cli.CliException;
 import dev.custody.cli.CliRoot;
+import dev.custody.cli.Converters;
 import dev.custody.cli.Compilers;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
@@ -16,6 +17,7 @@ import dev.custody.engine.policy.PolicyFiles;
 import dev.custody.engine.schema.TriggerAction;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,7 +37,8 @@ import picocli.CommandLine.Spec;
  * valid action (module {@code custody-analysis}, DESIGN §7): unsatisfiable, always-true, duplicate, shadowed,
  * overridden and may-error rules, each at the file:line:column of the rule, with a replayed witness action
  * where one exists; rules outside the analysed fragment are {@code not_analyzed}, solver time-outs
- * {@code unknown}. Exit 1 with an error-severity finding (unsatisfiable, may_error) or when a policy does not
+ * {@code unknown}, as are rules a {@code --deadline} leaves undone. {@code --jobs} threads solve in parallel; a
+ * progress line (rules done / total, elapsed) is drawn on stderr when it is a terminal. Exit 1 with an error-severity finding (unsatisfiable, may_error) or when a policy does not
  * read or compile (the engine would deny its workspace's actions; nothing is claimed about them).
  */
 @Command(name = "analyze",
@@ -48,10 +51,11 @@ import picocli.CommandLine.Spec;
             "  custody analyze policies/",
             "  custody analyze --action withdrawal.create --format json policies/",
             "  custody analyze --format sarif policies/ > analysis.sarif   # code scanning",
+            "  custody analyze --deadline 5m --jobs 2 policies/   # CI: always a report",
             "",
             "Severities: unsatisfiable and may_error are errors (exit 1); always_true,",
             "duplicate, shadowed and overridden are warnings; not_analyzed and unknown",
-            "are notes (no claim).",
+            "are notes (no claim). Rules a --deadline leaves undone are unknown.",
         })
 public final class AnalyzeCommand implements Callable<Integer> {
 
@@ -80,6 +84,16 @@ public final class AnalyzeCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     long timeoutMs;
 
+    @Option(names = "--jobs", paramLabel = "N",
+            description = "Threads that solve in parallel, each with its own solver (default: the cores, "
+                    + "${DEFAULT-VALUE}).")
+    int jobs = Runtime.getRuntime().availableProcessors();
+
+    @Option(names = "--deadline", paramLabel = "DURATION", converter = Converters.DurationConverter.class,
+            description = "Deadline of the whole run, e.g. `30s` or `2m`: rules not done by then are `unknown` "
+                    + "findings, and the report is printed as usual (default: none).")
+    Duration deadline;
+
     @Parameters(arity = "1..*", paramLabel = "PATH", description = "Policy files (.json, .yaml, .yml) or directories.")
     List<Path> paths;
 
@@ -89,6 +103,9 @@ public final class AnalyzeCommand implements Callable<Integer> {
         if (timeoutMs < 1) {
             throw CliException.usage("`--timeout-ms` must be at least 1, got `" + timeoutMs + "`");
         }
+        if (jobs < 1) {
+            throw CliException.usage("`--jobs` must be at least 1, got `" + jobs + "`");
+        }
         List<Path> files = PolicyFiles.discover(paths);
         if (files.isEmpty()) {
             throw CliException.input("no policy files (.json, .yaml, .yml) under `" + paths + "`");
@@ -97,7 +114,14 @@ public final class AnalyzeCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         reportProblems(set, "policies", err);
-        AnalysisReport report = new PolicyAnalyzer(Compilers.shared(), timeoutMs).analyze(set, only);
+        RuleProgress progress = new RuleProgress(err, root.environment().progress());
+        AnalysisReport report;
+        try {
+            report = new PolicyAnalyzer(Compilers.shared(), timeoutMs).analyze(set, only,
+                    new PolicyAnalyzer.Run(jobs, deadline, progress));
+        } finally {
+            progress.done();
+        }
         switch (format) {
             case text -> {
                 printText(report, out);
@@ -219,5 +243,59 @@ public final class AnalyzeCommand implements Callable<Integer> {
             case NOT_ANALYZED -> "The condition is outside the analysed fragment";
             case UNKNOWN -> "The solver did not decide within its time-out";
         };
+    }
+
+    /**
+     * The progress line of an analysis on stderr, only when stderr is a terminal: rules done / total and the
+     * elapsed time, drawn after the first second, redrawn at most ten times a second, erased when done.
+     * Thread-safe (the analysing threads call it).
+     */
+    static final class RuleProgress implements PolicyAnalyzer.Progress {
+        private static final long FIRST_DRAW_NANOS = 1_000_000_000L;
+        private static final long REDRAW_NANOS = 100_000_000L;
+
+        private final PrintWriter err;
+        private final boolean enabled;
+        private final long start = System.nanoTime();
+        private long nextDraw = start + FIRST_DRAW_NANOS;
+        private boolean drawn;
+        private int shown;
+
+        RuleProgress(PrintWriter err, boolean enabled) {
+            this.err = err;
+            this.enabled = enabled;
+        }
+
+        @Override
+        public synchronized void rules(int done, int total) {
+            if (!enabled) {
+                return;
+            }
+            long now = System.nanoTime();
+            // threads report out of order: never draw a count below one drawn; always draw the last
+            if (done <= shown || now - nextDraw < 0 && done < total) {
+                return;
+            }
+            shown = done;
+            nextDraw = now + REDRAW_NANOS;
+            err.print(line(done, total, now - start));
+            err.flush();
+            drawn = true;
+        }
+
+        /** The line drawn for {@code done} of {@code total} rules after {@code elapsedNanos}. */
+        static String line(int done, int total, long elapsedNanos) {
+            return String.format(java.util.Locale.ROOT, "\ranalyze: %d/%d rules, %.1f s\u001b[K", done, total,
+                    elapsedNanos / 1e9);
+        }
+
+        /** Erases the progress line, if one was drawn. */
+        synchronized void done() {
+            if (drawn) {
+                err.print("\r\u001b[K");
+                err.flush();
+                drawn = false;
+            }
+        }
     }
 }
