@@ -2,6 +2,7 @@ package dev.custody.analysis;
 
 import dev.cel.common.ast.CelConstant;
 import dev.cel.common.ast.CelExpr;
+import dev.custody.engine.compile.CelSemantics;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.FieldType;
@@ -97,31 +98,31 @@ final class FieldBounds {
         if (e.call().target().isPresent()) {
             return;
         }
-        switch (fn) {
-            case "_&&_" -> {
+        switch (CelSemantics.call(fn)) {
+            case AND -> {
                 for (CelExpr a : args) {
                     conjuncts(action, a);
                 }
             }
-            case "!_" -> {
+            case NOT -> {
                 FieldSpec f = field(action, args.get(0));
                 if (f != null && f.type() == FieldType.BOOLEAN) {
                     bool(f.path(), false);
                 }
             }
-            case "_==_" -> {
+            case EQUALS -> {
                 compare(action, args.get(0), args.get(1), "==");
                 compare(action, args.get(1), args.get(0), "==");
             }
-            case "_<_", "_<=_" -> {
+            case LESS, LESS_EQUALS -> {
                 compare(action, args.get(0), args.get(1), "<=");
                 compare(action, args.get(1), args.get(0), ">=");
             }
-            case "_>_", "_>=_" -> {
+            case GREATER, GREATER_EQUALS -> {
                 compare(action, args.get(0), args.get(1), ">=");
                 compare(action, args.get(1), args.get(0), "<=");
             }
-            case "@in" -> {
+            case IN -> {
                 FieldSpec f = field(action, args.get(0));
                 CelExpr list = args.get(1);
                 if (f == null || f.type() != FieldType.STRING || list.getKind() != CelExpr.ExprKind.Kind.LIST) {
