@@ -6,6 +6,7 @@ import dev.custody.engine.eval.Decision;
 import dev.custody.engine.eval.FailureKind;
 import dev.custody.engine.eval.Outcome;
 import dev.custody.engine.schema.Effect;
+import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.ArrayList;
 import java.util.List;
@@ -452,29 +453,68 @@ public final class PolicyAnalyzer {
         return shows.test(w) ? tidy(w, shows) : null;
     }
 
-    /** Round doubles a witness may take instead of the solver's, tried in order: 0, 1, 10, ..., 10^15. */
+    /** Round numbers a witness may take instead of the solver's, tried in order: 0, 1, 10, ..., 10^15. */
     private static final double[] ROUND = {0, 1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13,
             1e14, 1e15};
 
     /**
-     * The witness with each double field that is not already a whole number replaced by the first round value
-     * on which the witness still shows the finding (replayed each time); the solver's value where none does.
-     * Only for readability: what is reported has been replayed.
+     * The witness made canonical, field by field in the order the action lists them: each number is replaced by
+     * the first round value (0, 1, 10, ..., 10^15) on which the witness still shows the finding (replayed each
+     * time), each string by the empty string or else the first of its field's enum values that does, each boolean
+     * by false or else true; a field keeps the solver's value where no candidate does. So what is printed does not
+     * depend on which model the solver happened to return (with {@code --jobs}, the models of one query differ with
+     * the queries a thread asked before it), only on the finding, and it reads plainly. What is reported has been
+     * replayed.
      */
     @SuppressWarnings("unchecked")
     static Map<String, Object> tidy(Map<String, Object> witness, java.util.function.Predicate<Map<String, Object>> shows) {
         Map<String, Object> w = copy(witness);
+        TriggerAction action = TriggerAction.fromWireName(String.valueOf(w.get("action"))).orElse(null);
+        // twice: the second pass sees every other field canonical already, so little of the model is left
+        for (int pass = 0; pass < 2; pass++) {
+            canonical(w, action, shows);
+        }
+        return w;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void canonical(Map<String, Object> w, TriggerAction action,
+            java.util.function.Predicate<Map<String, Object>> shows) {
         for (Map.Entry<String, Object> section : w.entrySet()) {
             if (!(section.getValue() instanceof Map<?, ?> fields)) {
                 continue;
             }
             for (Object key : List.copyOf(fields.keySet())) {
                 Object v = fields.get(key);
-                if (!(v instanceof Double d) || (d == Math.rint(d) && Math.abs(d) < 1e15
-                        && Double.doubleToRawLongBits(d) != Double.doubleToRawLongBits(-0.0))) {
-                    continue;
+                List<Object> candidates = new ArrayList<>();
+                if (v instanceof Double) {
+                    for (double c : ROUND) {
+                        candidates.add(c);
+                    }
+                } else if (v instanceof Long) {
+                    for (double c : ROUND) {
+                        candidates.add((long) c);
+                    }
+                } else if (v instanceof Integer) {
+                    for (double c : ROUND) {
+                        if (c <= Integer.MAX_VALUE) {
+                            candidates.add((int) c);
+                        }
+                    }
+                } else if (v instanceof String) {
+                    candidates.add("");
+                    if (action != null) {
+                        FieldSchema.field(action, section.getKey() + "." + key)
+                                .ifPresent(spec -> candidates.addAll(spec.enumValues()));
+                    }
+                } else if (v instanceof Boolean) {
+                    candidates.add(false);
+                    candidates.add(true);
                 }
-                for (double c : ROUND) {
+                for (Object c : candidates) {
+                    if (c.equals(v)) {
+                        break; // the solver's value is already the first candidate that can show the finding
+                    }
                     ((Map<Object, Object>) fields).put(key, c);
                     if (shows.test(w)) {
                         v = null;
@@ -486,7 +526,6 @@ public final class PolicyAnalyzer {
                 }
             }
         }
-        return w;
     }
 
     private static Map<String, Object> copy(Map<String, Object> m) {
