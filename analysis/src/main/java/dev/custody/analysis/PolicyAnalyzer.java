@@ -450,7 +450,7 @@ public final class PolicyAnalyzer {
             boolean other = !(r.policyId().equals(d.get().policyId()) && r.ruleId().equals(d.get().ruleId()));
             return overridden ? d.get().outcome() == Outcome.DENY && other : other;
         };
-        return shows.test(w) ? tidy(w, shows) : null;
+        return shows.test(w) ? tidy(w, strings(kept), shows) : null;
     }
 
     /** Round numbers a witness may take instead of the solver's, tried in order: 0, 1, 10, ..., 10^15. */
@@ -458,35 +458,81 @@ public final class PolicyAnalyzer {
             1e14, 1e15};
 
     /**
-     * The witness made canonical, field by field in the order the action lists them: each number is replaced by
-     * the first round value (0, 1, 10, ..., 10^15) on which the witness still shows the finding (replayed each
-     * time), each string by the empty string or else the first of its field's enum values that does, each boolean
+     * The witness made canonical, its instant first (the first hour of the week from Monday 2026-11-02 00:00 UTC on
+     * which the witness still shows the finding), then field by field in the order the action lists them: each
+     * number is replaced by the first round value (0, 1, 10, ..., 10^15) on which the witness still shows the
+     * finding (replayed each time), each string by the empty string or else the first of its field's enum values that does, each boolean
      * by false or else true; a field keeps the solver's value where no candidate does. So what is printed does not
      * depend on which model the solver happened to return (with {@code --jobs}, the models of one query differ with
      * the queries a thread asked before it), only on the finding, and it reads plainly. What is reported has been
      * replayed.
      */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> tidy(Map<String, Object> witness, java.util.function.Predicate<Map<String, Object>> shows) {
+    static Map<String, Object> tidy(Map<String, Object> witness, java.util.Collection<String> strings,
+            java.util.function.Predicate<Map<String, Object>> shows) {
         Map<String, Object> w = copy(witness);
         TriggerAction action = TriggerAction.fromWireName(String.valueOf(w.get("action"))).orElse(null);
         // twice: the second pass sees every other field canonical already, so little of the model is left
         for (int pass = 0; pass < 2; pass++) {
-            canonical(w, action, shows);
+            canonical(w, action, strings, shows);
         }
         return w;
     }
 
+    private static final java.util.regex.Pattern STRING_LITERAL = java.util.regex.Pattern.compile(
+            "'([^'\\\\]*)'|\"([^\"\\\\]*)\"");
+
+    /**
+     * The plain string literals of the rules' conditions, sorted: the candidates {@link #tidy} tries for a string
+     * field after the empty string and the enum values (a literal it misreads is only a candidate the replay
+     * refuses).
+     */
+    static java.util.SortedSet<String> strings(java.util.Collection<AnalyzedRule> rules) {
+        java.util.SortedSet<String> out = new java.util.TreeSet<>();
+        for (AnalyzedRule r : rules) {
+            java.util.regex.Matcher m = STRING_LITERAL.matcher(r.condition().source());
+            while (m.find()) {
+                out.add(m.group(1) != null ? m.group(1) : m.group(2));
+            }
+        }
+        return out;
+    }
+
+    /** The first instant a witness may take ({@code context.hour} 0 on a Monday); then hour by hour for a week. */
+    private static final java.time.Instant FIRST_AT = java.time.Instant.parse("2026-11-02T00:00:00Z");
+
     @SuppressWarnings("unchecked")
-    private static void canonical(Map<String, Object> w, TriggerAction action,
+    private static void canonical(Map<String, Object> w, TriggerAction action, java.util.Collection<String> strings,
             java.util.function.Predicate<Map<String, Object>> shows) {
+        // the instant gives context.hour and context.day_of_week: the first hour of the week that shows the finding
+        if (w.get("at") instanceof String at) {
+            for (int h = 0; h < 7 * 24; h++) {
+                String c = FIRST_AT.plusSeconds(3600L * h).toString();
+                if (c.equals(at)) {
+                    break;
+                }
+                w.put("at", c);
+                if (shows.test(w)) {
+                    at = null;
+                    break;
+                }
+            }
+            if (at != null) {
+                w.put("at", at);
+            }
+        }
         for (Map.Entry<String, Object> section : w.entrySet()) {
             if (!(section.getValue() instanceof Map<?, ?> fields)) {
                 continue;
             }
-            for (Object key : List.copyOf(fields.keySet())) {
+            List<Object> order = List.copyOf(fields.keySet());
+            for (Object key : order) {
                 Object v = fields.get(key);
                 List<Object> candidates = new ArrayList<>();
+                if (v instanceof String && action != null && FieldSchema.field(action, section.getKey() + "." + key)
+                        .map(spec -> spec.optional()).orElse(false)) {
+                    candidates.add(ABSENT); // an optional field: left out where the finding shows without it
+                }
                 if (v instanceof Double) {
                     for (double c : ROUND) {
                         candidates.add(c);
@@ -507,6 +553,7 @@ public final class PolicyAnalyzer {
                         FieldSchema.field(action, section.getKey() + "." + key)
                                 .ifPresent(spec -> candidates.addAll(spec.enumValues()));
                     }
+                    candidates.addAll(strings);
                 } else if (v instanceof Boolean) {
                     candidates.add(false);
                     candidates.add(true);
@@ -515,7 +562,11 @@ public final class PolicyAnalyzer {
                     if (c.equals(v)) {
                         break; // the solver's value is already the first candidate that can show the finding
                     }
-                    ((Map<Object, Object>) fields).put(key, c);
+                    if (c == ABSENT) {
+                        fields.remove(key);
+                    } else {
+                        ((Map<Object, Object>) fields).put(key, c);
+                    }
                     if (shows.test(w)) {
                         v = null;
                         break;
@@ -525,8 +576,20 @@ public final class PolicyAnalyzer {
                     ((Map<Object, Object>) fields).put(key, v);
                 }
             }
+            // the fields in the solver's order again (a field left out and put back went to the end)
+            Map<Object, Object> ordered = new java.util.LinkedHashMap<>();
+            for (Object key : order) {
+                if (fields.containsKey(key)) {
+                    ordered.put(key, fields.get(key));
+                }
+            }
+            ((Map<Object, Object>) fields).clear();
+            ((Map<Object, Object>) fields).putAll(ordered);
         }
     }
+
+    /** The candidate that leaves an optional field out. */
+    private static final Object ABSENT = new Object();
 
     private static Map<String, Object> copy(Map<String, Object> m) {
         Map<String, Object> out = new java.util.LinkedHashMap<>();
@@ -568,7 +631,7 @@ public final class PolicyAnalyzer {
         };
         Map<String, Object> w = f.space.witness(a.model(), "witness-may_error-" + r.ruleId());
         if (shows.test(w)) {
-            w = tidy(w, shows);
+            w = tidy(w, strings(kept), shows);
         }
         Optional<Decision> d = replay.decide(w);
         if (shows.test(w)) {

@@ -86,6 +86,9 @@ public final class SemanticDiff {
                         }
                     }
                 }
+                List<AnalyzedRule> both = new ArrayList<>(base.rules(a));
+                both.addAll(head.rules(a));
+                java.util.SortedSet<String> strings = PolicyAnalyzer.strings(both);
                 Map<String, Integer> keys = new HashMap<>();
                 Outcomes b = outcomes(f, base.rules(a), keys);
                 Outcomes h = outcomes(f, head.rules(a), keys);
@@ -122,7 +125,7 @@ public final class SemanticDiff {
                                     && xh.get().outcome() == to && !xb.get().sameAs(xh.get());
                         };
                         if (shows.test(w)) {
-                            w = PolicyAnalyzer.tidy(w, shows);
+                            w = PolicyAnalyzer.tidy(w, strings, shows);
                         }
                         Optional<Decision> bd = baseReplay.decide(w);
                         Optional<Decision> hd = headReplay.decide(w);

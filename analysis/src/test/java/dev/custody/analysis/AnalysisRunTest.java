@@ -84,6 +84,29 @@ class AnalysisRunTest {
         }
     }
 
+    /**
+     * The witnesses too are the same with one job and two, and from run to run: each thread's incremental solver
+     * returns other models, and {@link PolicyAnalyzer#tidy} makes every field canonical (the README prints them).
+     */
+    @Test
+    void witnessesAreTheSameWhateverTheJobsAndTheRun() {
+        List<String> first = null;
+        for (int jobs : new int[] {1, 2, 2, 1, 2}) {
+            AnalysisReport r = new PolicyAnalyzer(Fixtures.COMPILER, TIMEOUT_MS).analyze(generated, Optional.empty(),
+                    new PolicyAnalyzer.Run(jobs, null, PolicyAnalyzer.Progress.NONE));
+            List<String> witnesses = new ArrayList<>();
+            for (AnalysisFinding f : r.findings()) {
+                witnesses.add(f.rule().label() + " " + f.kind() + " " + f.witness());
+            }
+            if (first == null) {
+                first = witnesses;
+                assertTrue(witnesses.stream().anyMatch(w -> !w.endsWith(" null")), witnesses::toString);
+            } else {
+                assertEquals(first, witnesses, "jobs " + jobs);
+            }
+        }
+    }
+
     @Test
     void theGeneratedSetIsAnalysedWithoutTimeOuts() {
         assertEquals(RULES, oneJob.rules());
