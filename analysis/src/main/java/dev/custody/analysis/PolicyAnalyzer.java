@@ -2,9 +2,9 @@ package dev.custody.analysis;
 
 import com.microsoft.z3.BoolExpr;
 import dev.custody.engine.compile.RuleCompiler;
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.FailureKind;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Decision;
+import dev.custody.engine.FailureKind;
+import dev.custody.engine.Outcome;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.TriggerAction;

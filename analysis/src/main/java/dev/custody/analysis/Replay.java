@@ -4,7 +4,7 @@ import dev.custody.engine.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.RuleCompiler;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.ActionReader;
 import dev.custody.engine.payload.PayloadResult;

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Decision;
+import dev.custody.engine.Outcome;
 import dev.custody.engine.payload.ActionReader;
 import dev.custody.engine.payload.PayloadResult;
 import dev.custody.engine.payload.PayloadValidator;

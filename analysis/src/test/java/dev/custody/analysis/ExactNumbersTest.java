@@ -3,9 +3,9 @@ package dev.custody.analysis;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.FailureKind;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Decision;
+import dev.custody.engine.FailureKind;
+import dev.custody.engine.Outcome;
 import dev.custody.engine.schema.TriggerAction;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.custody.engine.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.compile.RuleCompiler;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.payload.ActionReader;
 import dev.custody.engine.policy.PolicyFiles;
 import java.io.IOException;

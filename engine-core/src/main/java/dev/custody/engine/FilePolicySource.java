@@ -32,7 +32,7 @@ import java.util.List;
  * </ul>
  *
  * <p><b>Fail-closed.</b> A file that does not read cleanly (malformed, wrong types, unknown properties) fails
- * every load, so actions are denied ({@link dev.custody.engine.eval.FailureKind#LOAD}) rather than decided on
+ * every load, so actions are denied ({@link dev.custody.engine.FailureKind#LOAD}) rather than decided on
  * part of the policies.
  *
  * <p>Immutable and thread-safe.

@@ -1,7 +1,7 @@
 package dev.custody.examples;
 
 import dev.custody.engine.FilePolicySource;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.schema.TriggerAction;
 import io.micrometer.core.instrument.Meter;

@@ -2,7 +2,7 @@ package dev.custody.examples;
 
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.log.JsonLinesDecisionSink;
 import dev.custody.engine.metrics.EngineMetrics;

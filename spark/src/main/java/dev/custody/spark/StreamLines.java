@@ -1,7 +1,7 @@
 package dev.custody.spark;
 
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.FailureKind;
+import dev.custody.engine.Decision;
+import dev.custody.engine.FailureKind;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.replay.StreamLedger;

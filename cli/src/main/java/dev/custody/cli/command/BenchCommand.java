@@ -9,7 +9,7 @@ import dev.custody.cli.VersionProvider;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.replay.ActionStream;
 import java.io.StringWriter;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.compile.CostMeter;
 import java.io.PrintWriter;

@@ -3,7 +3,7 @@ package dev.custody.cli.command;
 import dev.custody.engine.internal.document.DocumentException;
 import dev.custody.engine.internal.document.DocumentParser;
 import dev.custody.engine.internal.document.SourceNode;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Outcome;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.ActionReader;
 import dev.custody.engine.policy.PolicyDocument;

@@ -1,6 +1,6 @@
 package dev.custody.cli.command;
 
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.replay.Replayer;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.custody.cli.command;
 
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.FailureKind;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Decision;
+import dev.custody.engine.FailureKind;
+import dev.custody.engine.Outcome;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -5,7 +5,7 @@ import dev.custody.analysis.SemanticDiff;
 import dev.custody.cli.CliException;
 import dev.custody.cli.Compilers;
 import dev.custody.cli.ExitCode;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.policy.PolicyFiles;
 import dev.custody.engine.schema.TriggerAction;
 import java.io.IOException;

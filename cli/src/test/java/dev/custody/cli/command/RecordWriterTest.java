@@ -3,10 +3,10 @@ package dev.custody.cli.command;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.FailureKind;
-import dev.custody.engine.eval.Outcome;
-import dev.custody.engine.eval.TraceEntry;
+import dev.custody.engine.Decision;
+import dev.custody.engine.FailureKind;
+import dev.custody.engine.Outcome;
+import dev.custody.engine.TraceEntry;
 import dev.custody.engine.replay.DecisionRecords;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.TriggerAction;

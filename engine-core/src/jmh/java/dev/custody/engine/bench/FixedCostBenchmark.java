@@ -2,7 +2,7 @@ package dev.custody.engine.bench;
 
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.RuleCompiler;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.PayloadResult;

@@ -1,6 +1,6 @@
 package dev.custody.engine.bench;
 
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Outcome;
 import dev.custody.engine.payload.Action;
 import java.time.DayOfWeek;
 import java.time.ZoneOffset;

@@ -1,8 +1,8 @@
 package dev.custody.engine.bench;
 
 import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.FailureKind;
+import dev.custody.engine.Decision;
+import dev.custody.engine.FailureKind;
 import dev.custody.engine.payload.Action;
 import java.util.List;
 import java.util.Objects;

@@ -11,7 +11,7 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Outcome;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.Section;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import dev.custody.engine.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.payload.ActionReader;
 import dev.custody.engine.replay.DecisionRecords;
 import java.io.ByteArrayOutputStream;

@@ -1,7 +1,7 @@
 package dev.custody.engine.bench;
 
 import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.log.JsonLinesDecisionSink;
 import dev.custody.engine.metrics.EngineMetrics;

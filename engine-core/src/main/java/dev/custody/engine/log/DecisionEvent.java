@@ -1,6 +1,6 @@
 package dev.custody.engine.log;
 
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
 import java.time.Instant;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package dev.custody.engine.log;
 
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -1,9 +1,9 @@
 package dev.custody.engine.metrics;
 
 import dev.custody.engine.EngineObserver;
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.FailureKind;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Decision;
+import dev.custody.engine.FailureKind;
+import dev.custody.engine.Outcome;
 import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.schema.TriggerAction;

@@ -1,9 +1,9 @@
 package dev.custody.engine.replay;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.FailureKind;
-import dev.custody.engine.eval.TraceEntry;
+import dev.custody.engine.Decision;
+import dev.custody.engine.FailureKind;
+import dev.custody.engine.TraceEntry;
 import java.io.IOException;
 
 /**

@@ -1,8 +1,8 @@
 package dev.custody.engine.replay;
 
 import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.FailureKind;
+import dev.custody.engine.Decision;
+import dev.custody.engine.FailureKind;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package dev.custody.engine.replay;
 
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.ActionReader;
 import dev.custody.engine.schema.TriggerAction;

@@ -13,7 +13,7 @@ import dev.custody.engine.PolicySource;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.coverage.CoverageReport.BranchCoverage;
 import dev.custody.engine.coverage.CoverageReport.RuleCoverage;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.Payload;
 import dev.custody.engine.policy.Policy;

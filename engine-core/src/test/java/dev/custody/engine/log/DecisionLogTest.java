@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.custody.engine.Fixtures;
 import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.ActionReader;
 import java.nio.file.Files;

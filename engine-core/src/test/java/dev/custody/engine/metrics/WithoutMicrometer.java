@@ -6,7 +6,7 @@ import static dev.custody.engine.Fixtures.policy;
 import static dev.custody.engine.Fixtures.withdrawal;
 
 import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import java.util.List;
 
 /** Run by {@link OptionalMicrometerTest} in a class loader without Micrometer. */

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.custody.engine.Fixtures;
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Decision;
+import dev.custody.engine.Outcome;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.policy.Rule;

@@ -11,9 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.engine.Fixtures;
 import dev.custody.engine.internal.bundle.PolicyBundle;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.internal.eval.Evaluator;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Outcome;
 import dev.custody.engine.policy.Rule;
 import java.util.List;
 import java.util.Map;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.custody.engine.Fixtures;
 import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.FailureKind;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Decision;
+import dev.custody.engine.FailureKind;
+import dev.custody.engine.Outcome;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.schema.Limits;
 import dev.custody.engine.schema.TriggerAction;

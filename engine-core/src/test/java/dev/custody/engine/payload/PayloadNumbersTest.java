@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 
 import dev.custody.engine.Fixtures;
 import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Outcome;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

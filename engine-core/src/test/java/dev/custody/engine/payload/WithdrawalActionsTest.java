@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.engine.Fixtures;
 import dev.custody.engine.internal.bundle.PolicyBundle;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.internal.eval.Evaluator;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Outcome;
 import dev.custody.engine.velocity.SettlementStatus;
 import dev.custody.engine.velocity.VelocityException;
 import dev.custody.engine.velocity.VelocityLedger;

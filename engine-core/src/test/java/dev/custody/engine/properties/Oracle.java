@@ -5,7 +5,7 @@ import dev.custody.engine.compile.CompileResult;
 import dev.custody.engine.compile.CompiledCondition;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.RuleCompiler;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Outcome;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.Payload;
 import dev.custody.engine.payload.PayloadResult;

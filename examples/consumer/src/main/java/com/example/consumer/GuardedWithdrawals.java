@@ -1,7 +1,7 @@
 package com.example.consumer;
 
 import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.policy.Rule;

@@ -2,8 +2,8 @@ package com.example.consumer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Decision;
+import dev.custody.engine.Outcome;
 import org.junit.jupiter.api.Test;
 
 class GuardedWithdrawalsTest {

@@ -2,10 +2,10 @@ package dev.custody.engine.internal.eval;
 
 import dev.custody.engine.internal.bundle.BoundRule;
 import dev.custody.engine.policy.BundleError;
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.FailureKind;
-import dev.custody.engine.eval.Outcome;
-import dev.custody.engine.eval.TraceEntry;
+import dev.custody.engine.Decision;
+import dev.custody.engine.FailureKind;
+import dev.custody.engine.Outcome;
+import dev.custody.engine.TraceEntry;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.CostMeter;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.custody.engine.Fixtures;
 import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.eval.Decision;
+import dev.custody.engine.Decision;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.policy.Rule;
 import java.util.ArrayList;

@@ -11,9 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.engine.compile.CostMeter;
-import dev.custody.engine.eval.Decision;
-import dev.custody.engine.eval.FailureKind;
-import dev.custody.engine.eval.Outcome;
+import dev.custody.engine.Decision;
+import dev.custody.engine.FailureKind;
+import dev.custody.engine.Outcome;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.custody.engine.eval;
+package dev.custody.engine;
 
 import dev.custody.engine.schema.Effect;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.custody.engine.eval;
+package dev.custody.engine;
 
 import dev.custody.engine.schema.TriggerAction;
 import java.util.List;

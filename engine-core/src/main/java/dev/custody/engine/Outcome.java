@@ -1,4 +1,4 @@
-package dev.custody.engine.eval;
+package dev.custody.engine;
 
 /** What a decision says about an action. */
 public enum Outcome {

@@ -1,4 +1,4 @@
-package dev.custody.engine.eval;
+package dev.custody.engine;
 
 /**
  * Why a decision was denied fail-closed: a stable word for programs (dashboards, alerts, the {@code "failure"}
