@@ -8,6 +8,7 @@ import dev.custody.engine.policy.Policy;
 import dev.custody.engine.policy.PolicyDocument;
 import dev.custody.engine.policy.PolicyFiles;
 import dev.custody.engine.policy.SourcedPolicy;
+import dev.custody.engine.selection.RuleSelection;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -89,19 +90,12 @@ public final class FilePolicySource implements PolicySource {
                 throw new IOException("`" + doc.file() + "` is not a valid policy file: " + first.oneLine());
             }
             for (SourcedPolicy sp : doc.policies()) {
-                if (selects(sp.policy().workspaceId(), workspaceId)) {
+                if (RuleSelection.inWorkspace(sp.policy().workspaceId(), workspaceId)) {
                     out.add(sp.policy());
                 }
             }
         }
         return out;
-    }
-
-    private static boolean selects(String policyWorkspace, String workspaceId) {
-        if (policyWorkspace == null) {
-            return true;
-        }
-        return !NO_WORKSPACE.equals(workspaceId) && policyWorkspace.equalsIgnoreCase(workspaceId);
     }
 
     /**
