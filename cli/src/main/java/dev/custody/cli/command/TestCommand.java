@@ -15,15 +15,12 @@ import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.SourcedPolicy;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import dev.custody.engine.Decision;
 import dev.custody.engine.TraceEntry;
-import dev.custody.engine.policy.Policy;
 import dev.custody.engine.policy.PolicyValidator;
-import dev.custody.engine.policy.Rule;
-import dev.custody.engine.schema.PolicyStatus;
+import dev.custody.engine.selection.DocumentSelection;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -177,19 +174,11 @@ public final class TestCommand implements Callable<Integer> {
         } else {
             if (recorder != null) {
                 source.documents().forEach(d -> documents.putIfAbsent(d.file(), d));
-                CoverageFiles.seed(recorder, source.documents(), validator.compiler());
+                CoverageFiles.seed(recorder, source.documents(), validator);
             }
-            for (PolicyDocument doc : source.documents()) {
-                for (SourcedPolicy sp : doc.policies()) {
-                    Policy p = sp.policy();
-                    if (p.effectiveStatus().orElse(null) == PolicyStatus.ACTIVE) {
-                        for (Rule r : p.rules()) {
-                            if (r.enabled()) {
-                                rules.add(new RuleRef(p.id(), r.ruleId()));
-                            }
-                        }
-                    }
-                }
+            // the rules the engine evaluates, with its ids (`<policy>#<i>` for a rule without one)
+            for (DocumentSelection.Located l : DocumentSelection.of(source.documents(), validator).rules()) {
+                rules.add(new RuleRef(l.rule().policyId(), l.rule().ruleId()));
             }
         }
         // the cases decide through the engine a service embeds; compile errors are collected once per bundle

@@ -159,7 +159,8 @@ final class StreamWorkload {
             for (SelectedRule r : selection.rules()) {
                 Rule rule = e.getValue().get(r.policyIndex()).rules().get(r.ruleIndex());
                 Kept<T> kept = new Kept<>(r.ruleId(), r.walletIds(), translator.translate(rule, r.action()));
-                (r.effect() == Effect.DENY ? deny : allow).computeIfAbsent(r.action(), t -> new ArrayList<>()).add(kept);
+                (r.effect() == Effect.DENY ? deny : allow).computeIfAbsent(r.action(), t -> new ArrayList<>())
+                        .add(kept);
             }
             out.put(e.getKey(), new Selection<>(deny, allow));
         }

@@ -17,8 +17,8 @@ import java.io.IOException;
  *
  * <p>The one writer of these records: {@code custody replay --format jsonl}, the Spark job, {@code custody serve}
  * (which adds {@code decision_id}) and the decision log ({@link dev.custody.engine.log.JsonLinesDecisionSink}, which
- * nests the record in its envelope) write them with it, so they cannot drift apart field by field. Stateless and thread-safe (a generator is not: use one per
- * thread).
+ * nests the record in its envelope) write them with it, so they cannot drift apart field by field. Stateless and
+ * thread-safe (a generator is not: use one per thread).
  */
 public final class DecisionRecords {
     /** The prefix of a malformed line's {@code error}, before the reader's message. */

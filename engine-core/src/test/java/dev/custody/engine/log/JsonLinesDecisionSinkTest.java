@@ -35,8 +35,9 @@ class JsonLinesDecisionSinkTest {
     Path dir;
 
     static Decision decide(Action a) {
-        PolicyEngine engine = PolicyEngine.builder(ws -> List.of(policy("p", deny("big", "withdrawal.value_usd > 10000"),
-                allow("listed", "withdrawal.is_whitelisted")))).timeBudget(Duration.ofSeconds(30))
+        PolicyEngine engine = PolicyEngine.builder(ws -> List.of(policy("p",
+                deny("big", "withdrawal.value_usd > 10000"), allow("listed", "withdrawal.is_whitelisted"))))
+                .timeBudget(Duration.ofSeconds(30))
                 .clock(Clock.fixed(Fixtures.TUESDAY_14H, ZoneOffset.UTC)).build();
         return engine.evaluate(WS, a);
     }
@@ -61,14 +62,16 @@ class JsonLinesDecisionSinkTest {
         Action a = Fixtures.withdrawal(20000).id("a1").field("principal.user_email", "ops@example.com").build();
         Decision d = decide(a);
         long us = d.elapsedNanos() / 1000;
-        String expectedRecord = "{\"id\":\"a1\",\"action\":\"withdrawal.create\",\"decision\":\"DENY\",\"policy_id\":\"p\","
-                + "\"rule_id\":\"big\",\"reason\":\"denied by big\",\"fail_closed\":false,\"failure\":null,\"error\":null,"
+        String expectedRecord = "{\"id\":\"a1\",\"action\":\"withdrawal.create\",\"decision\":\"DENY\","
+                + "\"policy_id\":\"p\",\"rule_id\":\"big\",\"reason\":\"denied by big\",\"fail_closed\":false,"
+                + "\"failure\":null,\"error\":null,"
                 + "\"bundle_revision\":\"" + d.bundleRevision() + "\",\"elapsed_us\":" + us + "}";
         assertEquals(expectedRecord, record(d), "replay's record");
         String action = "{\"id\":\"a1\",\"action\":\"withdrawal.create\",\"wallet_id\":\"" + Fixtures.WALLET + "\","
                 + "\"workspace_id\":null,\"at\":\"2026-11-03T14:05:00Z\","
                 + "\"principal\":{\"role\":\"signer\",\"user_email\":\"***\"},"
-                + "\"withdrawal\":{\"amount\":1.5,\"value_usd\":20000.0,\"asset_symbol\":\"ETH\",\"asset_is_native\":true,"
+                + "\"withdrawal\":{\"amount\":1.5,\"value_usd\":20000.0,\"asset_symbol\":\"ETH\","
+                + "\"asset_is_native\":true,"
                 + "\"destination_address\":\"0xabc\",\"network_code\":\"ETHEREUM_MAINNET\",\"is_whitelisted\":false,"
                 + "\"address_age_sec\":0},"
                 + "\"wallet\":{\"outflow_24h\":12000.0,\"withdrawal_count_1h\":2}}";
@@ -89,10 +92,11 @@ class JsonLinesDecisionSinkTest {
             sink.onDecision(new DecisionEvent(WS, a, d, DECIDED));
         }
         line = Files.readString(full.resolve("log.jsonl"), StandardCharsets.UTF_8);
-        String action = line.substring(line.indexOf(",\"action\":{\"id\"") + ",\"action\":".length(), line.length() - 2);
+        int at = line.indexOf(",\"action\":{\"id\"");
+        String action = line.substring(at + ",\"action\":".length(), line.length() - 2);
         String digest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
                 .digest(action.getBytes(StandardCharsets.UTF_8)));
-        String prefix = line.substring(0, line.indexOf(",\"action\":{\"id\""));
+        String prefix = line.substring(0, at);
         assertEquals(prefix + ",\"action_digest\":\"" + digest + "\"}\n",
                 logged(JsonLinesDecisionSink.builder(dir.resolve("log.jsonl")).digestOnly(), a, d));
         assertEquals("NO_MATCH", d.outcome().name());

@@ -66,7 +66,8 @@ class RuleSelectionTest {
                 "1/2 #1 targeted/targeted#2 withdrawal.create ALLOW [" + W1 + ", " + W2 + "]",
                 "2/0 #2 #2/listed withdrawal.create ALLOW []",
                 "2/1 #3 #2/#2#1 web3.contract_call DENY []",
-                "5/0 #4 open/open#0 withdrawal.create DENY []"), s.rules().stream().map(RuleSelectionTest::row).toList());
+                "5/0 #4 open/open#0 withdrawal.create DENY []"),
+                s.rules().stream().map(RuleSelectionTest::row).toList());
         assertEquals(List.of(
                 "0/-1 draft NOT_ACTIVE",
                 "1/1 targeted DISABLED",
