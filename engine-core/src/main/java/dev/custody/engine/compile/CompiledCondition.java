@@ -197,7 +197,7 @@ public final class CompiledCondition {
 
     /**
      * The most this condition can be charged ({@link CostMeter}) on any payload the payload check accepts, or
-     * -1 when that is not bounded by the payload limits (docs/design.md §7.10). Computed once, from the checked
+     * -1 when that is not bounded by the payload limits (docs/design.md §3.15). Computed once, from the checked
      * tree and the limits of docs/design.md §3.14, as cel-go's {@code EstimateCost} does; an over-estimate,
      * never an under-estimate.
      */

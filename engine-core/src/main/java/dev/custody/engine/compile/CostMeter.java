@@ -8,7 +8,7 @@ package dev.custody.engine.compile;
  * a loaded host, is allowed when replayed on a quiet one. A cost is a function of the conditions and the action
  * only, the same on every machine and under every load, as Kubernetes bounds CEL by cost units for the same
  * reason. The engine denies a decision whose cost passes its limit ({@code cost_budget}); the clock remains a
- * far backstop (docs/design.md §7.10).
+ * far backstop (docs/design.md §3.15).
  *
  * <h2>The cost model</h2>
  * Both evaluators charge the same things (so a condition costs the same, within its size in nodes, whichever
