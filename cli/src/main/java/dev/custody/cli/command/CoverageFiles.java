@@ -21,7 +21,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What {@code test} and {@code replay} do with coverage (docs/design.md §7.5): list the rules up front, then
+ * What {@code test} and {@code replay} do with coverage (docs/design.md §5.3): list the rules up front, then
  * write the JSON file and the HTML pages, print a summary line on stderr, and check the threshold.
  */
 final class CoverageFiles {
@@ -43,7 +43,7 @@ final class CoverageFiles {
         recorder.rulesLoaded(rules);
     }
 
-    /** The JSON document of DESIGN §7: {@code {"rules": [...], "branches": [...]}}. */
+    /** The JSON document of docs/design.md §5.3: {@code {"rules": [...], "branches": [...]}}. */
     static Map<String, Object> json(CoverageReport report) {
         List<Object> rules = new ArrayList<>();
         for (CoverageReport.RuleCoverage r : report.rules()) {
