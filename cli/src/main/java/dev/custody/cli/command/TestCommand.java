@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
  * {@code custody test}: runs policy test files ({@link PolicyTestFile}). Each case's action is decided
  * against the file's policies exactly as {@code replay} would (one bundle per workspace, fail-closed) and
  * compared with its {@code expect}. Reports pass/fail per case, problems of the files themselves, and a
- * coverage line naming the enabled rules of active policies that never evaluated to true in any case. Exit 1
+ * coverage line naming the rules the engine evaluates (engine-core's rule selection: enabled rules of active
+ * policies, in workspaces whose policies compile) that never evaluated to true in any case. Exit 1
  * when a case fails or a file has problems (including policies that do not load or compile), or when branch
  * coverage ({@code --coverage…}, docs/design.md §5.3) is below {@code --coverage-threshold}.
  */
