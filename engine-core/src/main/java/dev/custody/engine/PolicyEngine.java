@@ -237,8 +237,8 @@ public final class PolicyEngine {
     private record Evaluated(BoundRule rule, Payload payload, ConditionResult result) {}
 
     /**
-     * {@link #decideUnobserved} with a rule-level observer: the same evaluations, remembered, then reported (only those of the
-     * decision returned), outside the time budget; whatever the observer throws is dropped.
+     * {@link #decideUnobserved} with a rule-level observer: the same evaluations, remembered, then reported (only
+     * those of the decision returned), outside the time budget; whatever the observer throws is dropped.
      */
     private Decision decideObserved(PolicyBundle bundle, Action action, boolean explain) {
         List<Evaluated> seen = new ArrayList<>();

@@ -202,8 +202,8 @@ class EngineMetricsTest {
                 for (int i = 0; i < perThread; i++) {
                     // half the rules are shared by all threads, half are each thread's own
                     String rule = i % 2 == 0 ? "shared-" + i : "t" + id + "-" + i;
-                    metrics.decided(WS, ACTION, Decision.matched("a", TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "p",
-                            rule, null, 0, List.of()), 0);
+                    metrics.decided(WS, ACTION, Decision.matched("a", TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY,
+                            "p", rule, null, 0, List.of()), 0);
                 }
             });
             w.start();
