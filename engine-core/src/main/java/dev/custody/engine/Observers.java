@@ -24,6 +24,19 @@ final class Observers implements EngineObserver {
         };
     }
 
+    /**
+     * Whether {@code o} overrides {@link EngineObserver#bundleCacheHit} or {@link EngineObserver#bundleCacheMiss}:
+     * if none does, the engine keeps no cache statistics for them. True when it cannot tell.
+     */
+    static boolean countsCacheLookups(EngineObserver o) {
+        try {
+            return o.getClass().getMethod("bundleCacheHit").getDeclaringClass() != EngineObserver.class
+                    || o.getClass().getMethod("bundleCacheMiss").getDeclaringClass() != EngineObserver.class;
+        } catch (NoSuchMethodException | SecurityException e) {
+            return true;
+        }
+    }
+
     @Override
     public void decided(String workspaceId, Action action, Decision decision, long nanos) {
         for (EngineObserver o : all) {

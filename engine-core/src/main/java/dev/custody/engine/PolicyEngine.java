@@ -129,7 +129,8 @@ public final class PolicyEngine {
         long validNanos = b.bundleTtl.toNanos();
         long invalidNanos = b.invalidBundleRetry.toNanos();
         Caffeine<Object, Object> caffeine = Caffeine.newBuilder();
-        if (observer != null) {
+        if (b.observers.stream().anyMatch(Observers::countsCacheLookups)) {
+            // Caffeine's statistics only for an observer that counts hits and misses (the decision log does not)
             caffeine.recordStats(() -> new ObserverStats(observer));
         }
         this.cache = caffeine
@@ -386,6 +387,11 @@ public final class PolicyEngine {
         return observer != null || evaluationObserver != null || cache.policy().isRecordingStats();
     }
 
+    /** Whether Caffeine keeps statistics for the observers' cache hits and misses. For tests. */
+    boolean recordsCacheStats() {
+        return cache.policy().isRecordingStats();
+    }
+
     /** Caffeine's statistics of the bundle cache, handed to the observer as hits and misses (nothing kept). */
     private static final class ObserverStats implements StatsCounter {
         private final EngineObserver observer;
@@ -538,9 +544,11 @@ public final class PolicyEngine {
          * Adds an observer: told synchronously about every decision, bundle cache lookup and bundle load (see
          * {@link EngineObserver} for what is guaranteed and on which thread). May be called several times: every
          * observer is told, in the order added, each whatever the others throw. Default none, and then the engine
-         * makes no observer call at all. The decision log ({@code dev.custody.engine.log.DecisionLog}) and the
-         * metrics ({@code dev.custody.engine.metrics.EngineMetrics}) are observers; the caller owns them (and
-         * closes the log).
+         * makes no observer call at all; unless one overrides {@link EngineObserver#bundleCacheHit} or
+         * {@link EngineObserver#bundleCacheMiss}, the cache keeps no statistics for them. The decision log
+         * ({@code dev.custody.engine.log.DecisionLog}) and the metrics
+         * ({@code dev.custody.engine.metrics.EngineMetrics}) are observers; the caller owns them (and closes the
+         * log).
          */
         public Builder observer(EngineObserver observer) {
             observers.add(Objects.requireNonNull(observer, "observer"));

@@ -15,6 +15,7 @@ import dev.custody.engine.coverage.CoverageHook;
 import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.coverage.EvaluationObserver;
 import dev.custody.engine.coverage.ObservedRule;
+import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.payload.Payload;
 import dev.custody.engine.policy.BundleError;
@@ -195,6 +196,37 @@ class EngineObserverTest {
         assertTrue(PolicyEngine.builder(ws -> LIMITS).observer(new EngineObserver() {}).build().hooked());
         assertTrue(CoverageHook.observeRules(PolicyEngine.builder(ws -> LIMITS), new CoverageRecorder()).build()
                 .hooked());
+    }
+
+    /**
+     * Caffeine's statistics (a call on every lookup) are kept only for an observer that counts hits or misses: not
+     * for the decision log, which counts neither.
+     */
+    @Test
+    void cacheStatisticsOnlyForAnObserverThatCountsLookups() throws Exception {
+        DecisionLog log = DecisionLog.of(e -> { });
+        try {
+            assertFalse(PolicyEngine.builder(ws -> LIMITS).observer(log).build().recordsCacheStats());
+            assertFalse(PolicyEngine.builder(ws -> LIMITS).observer(new EngineObserver() {
+                @Override
+                public void decided(String workspaceId, Action action, Decision decision, long nanos) {
+                }
+            }).build().recordsCacheStats());
+            Recording r = new Recording();
+            PolicyEngine counted = PolicyEngine.builder(ws -> LIMITS).observer(log).observer(new EngineObserver() {
+                @Override
+                public void bundleCacheMiss() {
+                    r.bundleCacheMiss();
+                }
+            }).build();
+            assertTrue(counted.recordsCacheStats());
+            counted.evaluate(WS, withdrawal(50).build());
+            counted.evaluate(WS, withdrawal(50).build());
+            assertEquals(List.of("miss"), r.calls);
+            assertTrue(PolicyEngine.builder(ws -> LIMITS).observer(new Recording()).build().recordsCacheStats());
+        } finally {
+            log.close();
+        }
     }
 
     /** A rule-level observer is no {@link EngineObserver}: attaching one makes no engine-level call. */
