@@ -4,6 +4,8 @@ import dev.custody.cli.Compilers;
 import dev.custody.engine.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;
+import dev.custody.engine.EngineObserver;
+import dev.custody.engine.coverage.CoverageHook;
 import dev.custody.engine.coverage.EvaluationObserver;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.policy.Finding;
@@ -45,23 +47,23 @@ final class LocalEngine {
         this.label = label;
         PolicyEngine.Builder builder = PolicyEngine.builder(source);
         if (observer != null) {
-            builder.evaluationObserver(observer);
+            CoverageHook.observeRules(builder, observer);
         }
         this.engine = builder
                 .compiler(Compilers.shared())
                 .clock(clock)
                 .timeBudget(budget)
                 .costLimit(costLimit)
-                .loadListener(new PolicyEngine.LoadListener() {
+                .observer(new EngineObserver() {
                     @Override
-                    public void loaded(String workspaceId, List<BundleError> errors) {
+                    public void bundleLoaded(String workspaceId, List<BundleError> errors) {
                         if (!errors.isEmpty()) {
                             report(workspaceId, errors);
                         }
                     }
 
                     @Override
-                    public void failed(String workspaceId, String message) {
+                    public void loadFailed(String workspaceId, String message) {
                         LocalEngine.this.failed = true;
                     }
                 })

@@ -11,6 +11,8 @@ import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
+import dev.custody.engine.EngineObserver;
+import dev.custody.engine.coverage.CoverageHook;
 import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.payload.Action;
@@ -186,15 +188,15 @@ public final class TestCommand implements Callable<Integer> {
         Set<List<BundleError>> invalid = Collections.newSetFromMap(new IdentityHashMap<>());
         PolicyEngine.Builder builder = PolicyEngine.builder(source);
         if (recorder != null) {
-            builder.evaluationObserver(recorder);
+            CoverageHook.observeRules(builder, recorder);
         }
         PolicyEngine engine = builder
                 .compiler(validator.compiler())
                 .timeBudget(timeBudget)
                 .costLimit(costLimit)
-                .loadListener(new PolicyEngine.LoadListener() {
+                .observer(new EngineObserver() {
                     @Override
-                    public void loaded(String workspaceId, List<BundleError> errors) {
+                    public void bundleLoaded(String workspaceId, List<BundleError> errors) {
                         if (!errors.isEmpty()) {
                             invalid.add(errors);
                         }

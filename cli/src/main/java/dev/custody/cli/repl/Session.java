@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.EngineObserver;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.schema.PolicyStatus;
@@ -549,14 +550,14 @@ public final class Session {
                 .timeBudget(timeBudget)
                 .costLimit(costLimit)
                 .invalidBundleRetry(Duration.ofDays(1))
-                .loadListener(new PolicyEngine.LoadListener() {
+                .observer(new EngineObserver() {
                     @Override
-                    public void loaded(String workspaceId, List<BundleError> errors) {
+                    public void bundleLoaded(String workspaceId, List<BundleError> errors) {
                         compileErrors.addAll(errors);
                     }
 
                     @Override
-                    public void failed(String workspaceId, String message) {
+                    public void loadFailed(String workspaceId, String message) {
                         loadError[0] = message;
                     }
                 })

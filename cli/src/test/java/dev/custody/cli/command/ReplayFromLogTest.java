@@ -35,7 +35,7 @@ class ReplayFromLogTest {
         log = dir.resolve("decisions.jsonl");
         try (DecisionLog decisionLog = DecisionLog.of(JsonLinesDecisionSink.builder(log).build())) {
             PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(List.of(Path.of(policies))))
-                    .timeBudget(Duration.ofSeconds(30)).decisionLog(decisionLog).build();
+                    .timeBudget(Duration.ofSeconds(30)).observer(decisionLog).build();
             for (String line : List.of(Fixtures.withdrawal("w-1", 20000, false), Fixtures.withdrawal("w-2", 5000, true),
                     Fixtures.withdrawal("w-3", 500, false))) {
                 engine.evaluate(((ActionReader.Read) ActionReader.read(line)).action(), false);

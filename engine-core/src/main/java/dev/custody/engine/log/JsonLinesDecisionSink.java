@@ -44,7 +44,7 @@ import java.util.Set;
  * {@code NAME.2}, … up to {@link Builder#keep}, the oldest deleted) and a new file is started, so the log's size is
  * bounded. Used from the {@link DecisionLog}'s one thread; not thread-safe otherwise.
  */
-public final class JsonLinesDecisionSink implements DecisionListener, AutoCloseable {
+public final class JsonLinesDecisionSink implements DecisionLog.Listener, AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final Path file;
@@ -79,7 +79,7 @@ public final class JsonLinesDecisionSink implements DecisionListener, AutoClosea
     }
 
     @Override
-    public void onDecision(DecisionEvent event) throws IOException {
+    public void onDecision(DecisionLog.Event event) throws IOException {
         byte[] line = record(event);
         if (written > 0 && written + line.length > maxBytes) {
             rotate();
@@ -112,7 +112,7 @@ public final class JsonLinesDecisionSink implements DecisionListener, AutoClosea
      * The log line: the envelope ({@code decided_at}, {@code workspace_id}, {@code bundle_revision}, the action or its
      * digest) around the decision's record as {@link DecisionRecords#write} writes it (the one writer of records).
      */
-    private byte[] record(DecisionEvent e) throws IOException {
+    private byte[] record(DecisionLog.Event e) throws IOException {
         Map<String, Object> action = action(e.action());
         ByteArrayOutputStream line = new ByteArrayOutputStream(1024);
         try (JsonGenerator g = JSON.createGenerator(line)) {

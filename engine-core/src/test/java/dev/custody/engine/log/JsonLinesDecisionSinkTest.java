@@ -52,7 +52,7 @@ class JsonLinesDecisionSinkTest {
 
     String logged(JsonLinesDecisionSink.Builder builder, Action a, Decision d) throws Exception {
         try (JsonLinesDecisionSink sink = builder.build()) {
-            sink.onDecision(new DecisionEvent(WS, a, d, DECIDED));
+            sink.onDecision(new DecisionLog.Event(WS, a, d, DECIDED));
         }
         return Files.readString(dir.resolve("log.jsonl"), StandardCharsets.UTF_8);
     }
@@ -89,7 +89,7 @@ class JsonLinesDecisionSinkTest {
         Files.createDirectories(full);
         String line;
         try (JsonLinesDecisionSink sink = JsonLinesDecisionSink.builder(full.resolve("log.jsonl")).build()) {
-            sink.onDecision(new DecisionEvent(WS, a, d, DECIDED));
+            sink.onDecision(new DecisionLog.Event(WS, a, d, DECIDED));
         }
         line = Files.readString(full.resolve("log.jsonl"), StandardCharsets.UTF_8);
         int at = line.indexOf(",\"action\":{\"id\"");
