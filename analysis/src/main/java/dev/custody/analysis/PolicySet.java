@@ -2,13 +2,13 @@ package dev.custody.analysis;
 
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.policy.Finding;
+import dev.custody.engine.files.Finding;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.PolicyValidation;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.validate.PolicyValidation;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.policy.Rule;
-import dev.custody.engine.policy.SourcedPolicy;
+import dev.custody.engine.files.SourcedPolicy;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.PolicyStatus;

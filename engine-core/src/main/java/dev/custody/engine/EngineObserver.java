@@ -1,6 +1,5 @@
 package dev.custody.engine;
 
-import dev.custody.engine.Decision;
 
 /**
  * Told, synchronously, about what a {@link PolicyEngine} does: every decision, every bundle cache lookup, and (as a

@@ -16,15 +16,14 @@ import dev.custody.engine.coverage.ObservedRule;
 import dev.custody.engine.internal.bundle.BoundRule;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.Decision;
+import dev.custody.engine.internal.access.EngineAccess;
 import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.log.DecisionEvent;
 import dev.custody.engine.log.DecisionLog;
-import dev.custody.engine.FailureKind;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -87,7 +86,7 @@ import java.util.Objects;
  * every approval in a large workspace.
  *
  * <h2>Coverage</h2>
- * An {@link EvaluationObserver} set on {@link Builder#evaluationObserver} is told the rules of every bundle built and every
+ * A coverage observer (set by the CLI through {@code CoverageRecorder.observing}) is told the rules of every bundle built and every
  * rule each decision evaluated, once the decision is made (docs/design.md §7.5); it cannot change a decision.
  * Without one (the default) the engine does no coverage work.
  *
@@ -119,7 +118,7 @@ public final class PolicyEngine {
 
     private PolicyEngine(Builder b) {
         this.source = b.source;
-        this.validator = new PolicyValidator(b.compiler);
+        this.validator = new PolicyValidator(RuleCompiler.shared());
         this.evaluator = Evaluator.builder().clock(b.clock).timeBudget(b.timeBudget).costLimit(b.costLimit).build();
         this.warmUp = b.warmUp;
         this.listener = both(b.listener, b.observer);
@@ -157,6 +156,11 @@ public final class PolicyEngine {
                 })
                 .build();
         this.compiled = Caffeine.newBuilder().maximumSize(Math.min(b.maximumWorkspaces, 256)).build();
+    }
+
+    static {
+        // coverage (a tool's concern, package dev.custody.engine.coverage) hooks into the builder through here
+        EngineAccess.install((EngineAccess.Engines) (builder, observer) -> builder.evaluationObserver(observer));
     }
 
     /** A builder over a policy source. */
@@ -491,7 +495,6 @@ public final class PolicyEngine {
     /** Builds a {@link PolicyEngine}. Fails fast on bad settings. Not thread-safe; the engine is. */
     public static final class Builder {
         private final PolicySource source;
-        private RuleCompiler compiler;
         private Clock clock = Clock.systemUTC();
         private Duration timeBudget = Evaluator.DEFAULT_BACKSTOP;
         private long costLimit = CostMeter.DEFAULT_LIMIT;
@@ -506,12 +509,6 @@ public final class PolicyEngine {
 
         private Builder(PolicySource source) {
             this.source = Objects.requireNonNull(source, "source");
-        }
-
-        /** The compiler (and its evaluation bounds); default {@link RuleCompiler#create()}. */
-        public Builder compiler(RuleCompiler compiler) {
-            this.compiler = Objects.requireNonNull(compiler, "compiler");
-            return this;
         }
 
         /** The clock behind {@code context.*} for actions without an instant; default system UTC. */
@@ -598,10 +595,11 @@ public final class PolicyEngine {
 
         /**
          * Told the rules of every bundle built and every rule each decision evaluated, for coverage
-         * ({@link dev.custody.engine.coverage.CoverageRecorder}); default none, and then the engine does no
-         * coverage work. It never changes a decision (see {@link EvaluationObserver}).
+         * ({@code dev.custody.engine.coverage.CoverageRecorder}); default none, and then the engine does no
+         * coverage work. It never changes a decision. Not API: the CLI sets it through
+         * {@code CoverageRecorder.observe}.
          */
-        public Builder evaluationObserver(EvaluationObserver observer) {
+        Builder evaluationObserver(EvaluationObserver observer) {
             this.evaluationObserver = Objects.requireNonNull(observer, "observer");
             return this;
         }
@@ -613,9 +611,6 @@ public final class PolicyEngine {
         }
 
         public PolicyEngine build() {
-            if (compiler == null) {
-                compiler = RuleCompiler.create();
-            }
             return new PolicyEngine(this);
         }
     }

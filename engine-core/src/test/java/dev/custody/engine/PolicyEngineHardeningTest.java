@@ -7,9 +7,6 @@ import static dev.custody.engine.Fixtures.withdrawal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import dev.custody.engine.Decision;
-import dev.custody.engine.FailureKind;
-import dev.custody.engine.Outcome;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.policy.Policy;
 import java.time.Duration;

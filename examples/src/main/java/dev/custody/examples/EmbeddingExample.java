@@ -1,6 +1,6 @@
 package dev.custody.examples;
 
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.schema.TriggerAction;

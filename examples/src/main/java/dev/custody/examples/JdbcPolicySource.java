@@ -2,9 +2,9 @@ package dev.custody.examples;
 
 import dev.custody.engine.PolicySource;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.PolicyReader;
-import dev.custody.engine.policy.SourcedPolicy;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.PolicyReader;
+import dev.custody.engine.files.SourcedPolicy;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

@@ -108,6 +108,6 @@ final class StreamLines {
 
     /** The fail-closed decision on a withdrawal whose velocity the ledger cannot give. */
     static Decision unavailable(Action a, String error) {
-        return Decision.failClosed(a.id(), a.action(), FailureKind.MALFORMED_ACTION, error, 0);
+        return StreamLedger.unavailable(a, error);
     }
 }

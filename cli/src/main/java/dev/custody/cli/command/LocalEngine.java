@@ -1,13 +1,14 @@
 package dev.custody.cli.command;
 
 import dev.custody.cli.Compilers;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;
+import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.coverage.EvaluationObserver;
 import dev.custody.engine.policy.BundleError;
-import dev.custody.engine.policy.Finding;
-import dev.custody.engine.policy.PolicyDocument;
+import dev.custody.engine.files.Finding;
+import dev.custody.engine.files.PolicyDocument;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -45,10 +46,9 @@ final class LocalEngine {
         this.label = label;
         PolicyEngine.Builder builder = PolicyEngine.builder(source);
         if (observer != null) {
-            builder.evaluationObserver(observer);
+            CoverageRecorder.observing(builder, observer);
         }
         this.engine = builder
-                .compiler(Compilers.shared())
                 .clock(clock)
                 .timeBudget(budget)
                 .costLimit(costLimit)

@@ -9,19 +9,19 @@ import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.SourcedPolicy;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.SourcedPolicy;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import dev.custody.engine.Decision;
 import dev.custody.engine.TraceEntry;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.schema.PolicyStatus;
 import java.io.PrintWriter;
@@ -196,10 +196,9 @@ public final class TestCommand implements Callable<Integer> {
         Set<List<BundleError>> invalid = Collections.newSetFromMap(new IdentityHashMap<>());
         PolicyEngine.Builder builder = PolicyEngine.builder(source);
         if (recorder != null) {
-            builder.evaluationObserver(recorder);
+            CoverageRecorder.observing(builder, recorder);
         }
         PolicyEngine engine = builder
-                .compiler(validator.compiler())
                 .timeBudget(timeBudget)
                 .costLimit(costLimit)
                 .loadListener(new PolicyEngine.LoadListener() {

@@ -10,7 +10,7 @@ import dev.custody.cli.ExitCode;
 import dev.custody.cli.VersionProvider;
 import dev.custody.client.CustodyClient;
 import dev.custody.client.CustodyClientConfig;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;
 import dev.custody.engine.compile.CostMeter;
@@ -271,7 +271,6 @@ public final class ServeCommand implements Callable<Integer> {
         }
         Reporter reporter = new Reporter(err);
         PolicyEngine.Builder builder = PolicyEngine.builder(source)
-                .compiler(Compilers.shared())
                 .clock(Clock.systemUTC())
                 .costLimit(costLimit)
                 .timeBudget(timeBudget)

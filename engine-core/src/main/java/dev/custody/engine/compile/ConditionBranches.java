@@ -5,7 +5,7 @@ import dev.cel.common.ast.CelExpr;
 import dev.cel.common.types.CelKind;
 import dev.cel.runtime.CelEvaluationListener;
 import dev.cel.runtime.CelVariableResolver;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;

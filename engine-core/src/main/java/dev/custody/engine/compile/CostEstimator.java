@@ -4,7 +4,7 @@ import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.ast.CelConstant;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.types.CelKind;
-import dev.custody.engine.payload.PayloadValidator;
+import dev.custody.engine.check.PayloadValidator;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.Limits;
 import dev.custody.engine.schema.Section;

@@ -10,8 +10,8 @@ import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.diagnostic.Suggestions;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.validate.Suggestions;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.Limits;
@@ -106,6 +106,20 @@ public final class RuleCompiler {
     /** A compiler with the default bounds. */
     public static RuleCompiler create() {
         return builder().build();
+    }
+
+    /**
+     * The class loader's one compiler with the default bounds, built on first use: what every {@link
+     * dev.custody.engine.PolicyEngine} compiles with, and what tools that validate the same policies share with it
+     * (building a compiler loads cel-java and warms it up, tens of milliseconds). Immutable and thread-safe.
+     */
+    public static RuleCompiler shared() {
+        return Shared.COMPILER;
+    }
+
+    /** Holds {@link #shared()}: built when first asked for, by whichever thread asks first. */
+    private static final class Shared {
+        static final RuleCompiler COMPILER = create();
     }
 
     /** A builder to change the evaluation bounds. */

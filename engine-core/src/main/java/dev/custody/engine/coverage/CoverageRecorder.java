@@ -1,15 +1,18 @@
 package dev.custody.engine.coverage;
 
+import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.compile.CompiledCondition;
+import dev.custody.engine.internal.access.EngineAccess;
 import dev.custody.engine.compile.ConditionBranches;
 import dev.custody.engine.compile.ConditionResult;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -36,6 +39,18 @@ import java.util.concurrent.atomic.LongAdder;
  * during the snapshot.
  */
 public final class CoverageRecorder implements EvaluationObserver {
+    /**
+     * Has the engine {@code builder} builds tell {@code observer} the rules of every bundle it builds and every rule
+     * each decision evaluates; it never changes a decision. (Coverage is a tool's concern, not the engine's API, so
+     * the hook is here rather than on the builder.)
+     *
+     * @return {@code builder}
+     */
+    public static PolicyEngine.Builder observing(PolicyEngine.Builder builder, EvaluationObserver observer) {
+        EngineAccess.engines().evaluationObserver(Objects.requireNonNull(builder, "builder"),
+                Objects.requireNonNull(observer, "observer"));
+        return builder;
+    }
 
     private record Key(String policyId, String ruleId, TriggerAction action, String condition) {}
 

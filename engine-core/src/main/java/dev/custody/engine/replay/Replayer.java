@@ -129,7 +129,7 @@ public final class Replayer {
         Action action = prepared.action();
         Decision decided = null;
         if (prepared instanceof StreamLedger.Unavailable u) {
-            decided = Decision.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION, u.error(), 0);
+            decided = u.decision();
         } else if (assumeSettled && action.action() == TriggerAction.WITHDRAWAL_CREATE) {
             decided = engine.evaluate(action, explain);
         }

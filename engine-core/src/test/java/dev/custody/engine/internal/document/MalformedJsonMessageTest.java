@@ -2,7 +2,7 @@ package dev.custody.engine.internal.document;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import org.junit.jupiter.api.Test;
 
 /** A truncated JSON value is one plain line, without Jackson's "(start marker at [Source: …])" tail. */
