@@ -35,7 +35,7 @@ import java.util.Objects;
  * The engine: decides actions of a workspace against its active policies, fail-closed, with the workspace's
  * compiled bundle cached. It is the one path from policies to decisions: a service embeds it, and every
  * {@code custody} verb (replay, diff, test, bench, eval, the REPL) and the conformance corpus decide through
- * it, over a {@link FilePolicySource}.
+ * it, over a {@code FilePolicySource} (package {@code dev.custody.engine.files}).
  *
  * <pre>{@code
  * PolicyEngine engine = PolicyEngine.builder(workspaceId -> repository.policiesOf(workspaceId)).build();
@@ -196,7 +196,7 @@ public final class PolicyEngine {
 
     /**
      * Decides an action under its own {@code workspace_id}; an action that names none is decided under
-     * {@link PolicySource#NO_WORKSPACE} (for a {@link FilePolicySource}: the policies that name no workspace).
+     * {@link PolicySource#NO_WORKSPACE} (for a {@code FilePolicySource}: the policies that name no workspace).
      * What offline tools use; a service that knows the workspace calls {@link #evaluate(String, Action)}.
      */
     public Decision evaluate(Action action, boolean explain) {

@@ -9,7 +9,7 @@ import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.internal.document.SourceNode;
+import dev.custody.engine.files.SourceNode;
 import dev.custody.engine.files.Finding;
 import dev.custody.engine.files.PolicyDocument;
 import dev.custody.engine.files.PolicyFiles;

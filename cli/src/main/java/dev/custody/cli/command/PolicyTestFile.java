@@ -1,8 +1,8 @@
 package dev.custody.cli.command;
 
-import dev.custody.engine.internal.document.DocumentException;
-import dev.custody.engine.internal.document.DocumentParser;
-import dev.custody.engine.internal.document.SourceNode;
+import dev.custody.engine.files.DocumentException;
+import dev.custody.engine.files.DocumentParser;
+import dev.custody.engine.files.SourceNode;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.check.ActionReader;

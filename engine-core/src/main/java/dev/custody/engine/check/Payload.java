@@ -1,5 +1,7 @@
 package dev.custody.engine.check;
 
+import dev.custody.engine.payload.Action;
+
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Section;

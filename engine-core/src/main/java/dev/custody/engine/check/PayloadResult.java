@@ -1,5 +1,6 @@
 package dev.custody.engine.check;
 
+import dev.custody.engine.payload.Action;
 import dev.custody.engine.validate.DiagnosticFormatter;
 import java.util.Objects;
 

@@ -1,5 +1,6 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import com.google.common.collect.ImmutableCollection;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSet;
@@ -31,6 +32,10 @@ import java.util.Optional;
  * a map's key the way it selects a struct's field), which is what the {@link dev.custody.engine.check.Payload} holds.
  */
 final class CelEnvironment {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     /** Prefix of the struct type names, e.g. {@code custody.Withdrawal}. */
     static final String TYPE_PREFIX = "custody.";
 

@@ -1,5 +1,6 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import dev.cel.checker.CelStandardDeclarations.StandardFunction;
 import dev.cel.common.Operator;
 import java.util.HashMap;
@@ -50,6 +51,10 @@ import java.util.Optional;
  * thread-safe.
  */
 public final class CelSemantics {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     private CelSemantics() {}
 
     // ---------------------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import com.google.re2j.Pattern;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.ast.CelConstant;
@@ -79,6 +80,10 @@ import java.util.Set;
  * <p>Immutable and thread-safe once built: nodes hold no per-evaluation state.
  */
 final class ClosureCompiler {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     /** Deeper trees are left to cel-java (the evaluation recursion must stay shallow). */
     static final int MAX_DEPTH = 120;
 

@@ -1,5 +1,6 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import dev.cel.checker.CelStandardDeclarations.StandardFunction;
 import dev.cel.common.CelIssue;
 import dev.cel.common.Operator;
@@ -25,6 +26,10 @@ import java.util.regex.Pattern;
  * token, and a hint. Stateless and thread-safe.
  */
 final class IssueTranslator {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     private static final Pattern UNDEFINED_FIELD = Pattern.compile("undefined field '([^']*)'");
     private static final Pattern UNDECLARED = Pattern.compile("undeclared reference to '([^']*)'.*");
     private static final Pattern NO_OVERLOAD =

@@ -1,5 +1,6 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import dev.cel.bundle.Cel;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.CelIssue;
@@ -49,6 +50,10 @@ import java.util.Optional;
  * build one and share it.
  */
 public final class RuleCompiler {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     /** Default bound on comprehension iterations per evaluation. */
     public static final int DEFAULT_COMPREHENSION_MAX_ITERATIONS = 10_000;
     /** Default bound on a regex's compiled program size (re2j instructions). */

@@ -1,5 +1,6 @@
 package dev.custody.engine.files;
 
+import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.diagnostic.Diagnostic;

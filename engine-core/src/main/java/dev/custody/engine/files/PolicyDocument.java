@@ -2,8 +2,6 @@ package dev.custody.engine.files;
 
 import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.diagnostic.Diagnostic;
-import dev.custody.engine.internal.document.SourceNode;
-import dev.custody.engine.internal.document.TextLocator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

@@ -1,7 +1,6 @@
 package dev.custody.engine.files;
 
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.internal.document.SourceNode;
 import java.util.Objects;
 
 /**

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /**
  * A policy as written (a create-policy body plus the optional {@code id}, {@code status}, {@code version},
- * {@code workspace_id}, {@code created_at}): wire values, unchecked, so that {@link PolicyValidator} can
+ * {@code workspace_id}, {@code created_at}): wire values, unchecked, so that the policy validator can
  * report every problem. Immutable and thread-safe.
  *
  * @param id policy id; may be null (a policy file then derives one from the file name)

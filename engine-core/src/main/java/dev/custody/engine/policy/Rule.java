@@ -1,7 +1,7 @@
 package dev.custody.engine.policy;
 
 /**
- * A rule as written in a policy: the wire values, unchecked, so that {@link PolicyValidator} can report
+ * A rule as written in a policy: the wire values, unchecked, so that the policy validator can report
  * every problem with its JSON pointer. Immutable and thread-safe.
  *
  * @param ruleId identifier used to attribute decisions; null when not given (the bundle then derives

@@ -4,7 +4,7 @@ import dev.custody.client.model.PolicyDraft;
 import dev.custody.client.model.PolicyUpdate;
 import dev.custody.client.model.RuleDraft;
 import dev.custody.engine.compile.RuleCompiler;
-import dev.custody.engine.internal.document.SourceNode;
+import dev.custody.engine.files.SourceNode;
 import dev.custody.engine.files.Finding;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.files.PolicyDocument;

@@ -1,4 +1,4 @@
-package dev.custody.engine.internal.document;
+package dev.custody.engine.files;
 
 import java.util.ArrayList;
 import java.util.List;

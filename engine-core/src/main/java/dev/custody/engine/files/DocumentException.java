@@ -1,4 +1,4 @@
-package dev.custody.engine.internal.document;
+package dev.custody.engine.files;
 
 /**
  * A file that is not well-formed JSON or YAML. The message is one line, lowercase; {@link #line()} and

@@ -1,4 +1,4 @@
-package dev.custody.engine.internal.document;
+package dev.custody.engine.files;
 
 /**
  * Maps a position inside a string value back to the file: through JSON and YAML escapes, YAML quotes,

@@ -1,4 +1,4 @@
-package dev.custody.engine.internal.document;
+package dev.custody.engine.files;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

@@ -1,4 +1,4 @@
-package dev.custody.engine.internal.document;
+package dev.custody.engine.files;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
