@@ -17,15 +17,15 @@
  * path: the compile package adds the read itself before it first touches cel-java ({@code ClassPathReads}), so a
  * consumer needs no {@code --add-reads} flag.
  */
-@SuppressWarnings({"module", "requires-transitive-automatic"}) // tool modules are automatic modules, not on the module path when this one compiles
+@SuppressWarnings("module") // the tool modules are automatic modules, not on the module path when this one compiles
 module dev.custody.engine {
     requires transitive dev.custody.engine.schema;
     requires com.fasterxml.jackson.databind;
     requires com.github.benmanes.caffeine;
     requires org.yaml.snakeyaml;
     requires java.management;
-    // EngineMetrics binds to a MeterRegistry: only a service that uses it needs Micrometer
-    requires static transitive micrometer.core;
+    // EngineMetrics binds to a MeterRegistry: only a service that uses it needs (and requires) Micrometer
+    requires static micrometer.core;
 
     exports dev.custody.engine;
     exports dev.custody.engine.diagnostic;
