@@ -1,7 +1,6 @@
 package dev.custody.spark;
 
 import dev.custody.engine.Decision;
-import dev.custody.engine.FailureKind;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.replay.StreamLedger;

@@ -1,6 +1,5 @@
 package dev.custody.cli.command;
 
-import dev.custody.cli.Compilers;
 import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;

@@ -3,7 +3,6 @@ package dev.custody.cli.serve;
 import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.CliException;
 import dev.custody.cli.CliRoot;
-import dev.custody.cli.Compilers;
 import dev.custody.cli.Converters;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;

@@ -2,7 +2,6 @@ package dev.custody.engine.replay;
 
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.Decision;
-import dev.custody.engine.FailureKind;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.Objects;
