@@ -78,7 +78,7 @@ import java.util.Objects;
  * {@link CostMeter#DEFAULT_LIMIT} units, calibrated to at most 50 ms of work on the reference machine): past it
  * the decision is a fail-closed DENY with failure {@code cost_budget}. The cost depends on the rules and the
  * action only, so an action decides the same on a loaded service, a quiet laptop and a Spark executor, and a
- * decision log can be audited by replay (docs/design.md §7.10). The wall clock is only a far backstop
+ * decision log can be audited by replay (docs/design.md §3.15). The wall clock is only a far backstop
  * ({@link Builder#timeBudget}, default 1 s) against what the cost cannot see; it is the one thing that can make
  * a decision depend on load, and only on a machine some twenty times slower than the one the limit was
  * calibrated on. Loading and compiling a bundle on a cache miss is counted by neither: it is bounded by the
@@ -86,8 +86,9 @@ import java.util.Objects;
  * every approval in a large workspace.
  *
  * <h2>Coverage</h2>
- * A coverage observer (set by the CLI through {@code CoverageRecorder.observing}) is told the rules of every bundle built and every
- * rule each decision evaluated, once the decision is made (docs/design.md §7.5); it cannot change a decision.
+ * A coverage observer (set by the CLI through {@code CoverageRecorder.observing}) is told the rules of every bundle
+ * built and every rule each decision evaluated, once the decision is made (docs/design.md §5.3); it cannot change a
+ * decision.
  * Without one (the default) the engine does no coverage work.
  *
  * <h2>Nothing escapes</h2>

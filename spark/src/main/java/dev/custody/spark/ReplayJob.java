@@ -22,7 +22,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The Spark job of docs/design.md §7.6: replays a stream against policies (or diffs two policy sets over it) and
+ * The Spark job of docs/design.md §7: replays a stream against policies (or diffs two policy sets over it) and
  * writes one record per action line.
  *
  * <pre>

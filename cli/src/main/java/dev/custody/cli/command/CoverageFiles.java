@@ -27,7 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What {@code test} and {@code replay} do with coverage (docs/design.md §7.5): list the rules up front, then
+ * What {@code test} and {@code replay} do with coverage (docs/design.md §5.3): list the rules up front, then
  * write the JSON file and the HTML pages, print a summary line on stderr, and check the threshold.
  */
 final class CoverageFiles {
@@ -68,7 +68,7 @@ final class CoverageFiles {
         return compiled.condition().map(c -> new ObservedRule(p.id(), r.ruleId(), effect.get(), c));
     }
 
-    /** The JSON document of DESIGN §7: {@code {"rules": [...], "branches": [...]}}. */
+    /** The JSON document of docs/design.md §5.3: {@code {"rules": [...], "branches": [...]}}. */
     static Map<String, Object> json(CoverageReport report) {
         List<Object> rules = new ArrayList<>();
         for (CoverageReport.RuleCoverage r : report.rules()) {

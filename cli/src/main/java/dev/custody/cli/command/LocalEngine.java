@@ -27,7 +27,7 @@ import java.util.Set;
  * the first time it is loaded, each error at file:line:column (its workspace's actions are then denied,
  * failure {@code compile}). {@link #failed()} says whether either happened, for the exit code.
  *
- * <p>Decisions are bounded by cost, not by the clock (docs/design.md §7.10): a stalled machine does not change
+ * <p>Decisions are bounded by cost, not by the clock (docs/design.md §3.15): a stalled machine does not change
  * them, so nothing is decided twice. Thread-safe (stderr writes are synchronized).
  */
 final class LocalEngine {

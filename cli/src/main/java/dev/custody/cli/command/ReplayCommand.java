@@ -58,7 +58,7 @@ import picocli.CommandLine.Spec;
  * or the policies did not load or compile.
  *
  * <p>With {@code --coverage}, {@code --coverage-html} or {@code --coverage-threshold} the engine counts coverage
- * ({@link CoverageOptions}, docs/design.md §7.5); the decisions and their output are the same, and coverage below
+ * ({@link CoverageOptions}, docs/design.md §5.3); the decisions and their output are the same, and coverage below
  * the threshold exits 1.
  */
 @Command(name = "replay",

@@ -51,7 +51,7 @@ import picocli.CommandLine.Spec;
  * compared with its {@code expect}. Reports pass/fail per case, problems of the files themselves, and a
  * coverage line naming the enabled rules of active policies that never evaluated to true in any case. Exit 1
  * when a case fails or a file has problems (including policies that do not load or compile), or when branch
- * coverage ({@code --coverage…}, docs/design.md §7.5) is below {@code --coverage-threshold}.
+ * coverage ({@code --coverage…}, docs/design.md §5.3) is below {@code --coverage-threshold}.
  */
 @Command(name = "test",
         mixinStandardHelpOptions = true,

@@ -93,8 +93,8 @@ public final class ValidateCommand implements Callable<Integer> {
 
     /**
      * {@code {"valid", "diagnostics": [...], "cost_estimate", "compiled"}} as docs/design.md §5 gives it, with the
-     * worst-case cost of docs/design.md §7.10 (null when the condition is invalid or its cost is unbounded) and
-     * whether the condition has a compiled form (docs/design.md §7.8; null when it is invalid).
+     * worst-case cost of docs/design.md §3.15 (null when the condition is invalid or its cost is unbounded) and
+     * whether the condition has a compiled form (docs/design.md §10.4; null when it is invalid).
      */
     static Map<String, Object> json(CompileResult result) {
         Map<String, Object> m = new LinkedHashMap<>();

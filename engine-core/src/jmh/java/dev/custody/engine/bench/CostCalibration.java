@@ -14,7 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Calibrates the cost limit (docs/design.md §7.10): for each kind of work a rule can make the engine do, at its
+ * Calibrates the cost limit (docs/design.md §3.15, §10.6): for each kind of work a rule can make the engine do, at its
  * worst (longest strings the payload limits allow, largest regex programs, nested comprehensions, wide compiled
  * conditions), how many nanoseconds of CPU time one cost unit takes on this machine, single-threaded, warmed up,
  * as the fastest of several runs (CPU time of the thread, so that other load on the machine does not count). The most expensive evaluation the default limit admits takes about

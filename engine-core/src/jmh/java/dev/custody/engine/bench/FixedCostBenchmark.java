@@ -53,7 +53,7 @@ public class FixedCostBenchmark {
         evaluator = Evaluator.create();
     }
 
-    /** The check of an action decided before: the action remembers it (docs/design.md §7.8). */
+    /** The check of an action decided before: the action remembers it (docs/design.md §10.5). */
     @Benchmark
     public PayloadResult validate() {
         return PayloadValidator.validate(action, now);

@@ -431,7 +431,7 @@ public final class ActionReader {
         return new Read(checked(b.section("resource", d.resource()).build()), d.notes());
     }
 
-    /** The action, its payload checked now (docs/design.md §7.8: an action is checked once, when it is read). */
+    /** The action, its payload checked now (docs/design.md §10.5: an action is checked once, when it is read). */
     private static Action checked(Action action) {
         PayloadValidator.precheck(action);
         return action;

@@ -23,13 +23,13 @@ import java.util.Optional;
  *       values (and lists): what cel-java's interpreter reads;
  *   <li>{@linkplain #slot(int) slots}: every field of the schema has a fixed index ({@link #slotOf}), and a payload
  *       holds its values in an array by that index (null where the field is absent), so that a compiled condition
- *       reads a field with one array load instead of two hash lookups (docs/design.md §7.8).
+ *       reads a field with one array load instead of two hash lookups (docs/design.md §10.5).
  * </ul>
  * Every section of the action is present (empty when the caller left it out); fields the caller left out are
  * absent, so a rule that reads one fails (and the evaluator denies) unless it guards the read with {@code has()}.
  *
  * <p>{@link PayloadValidator} makes these, once per action ({@link Action} remembers the result, docs/design.md
- * §7.8); the public constructor, which checks nothing, is for tests and tools that build a payload by hand.
+ * §10.5); the public constructor, which checks nothing, is for tests and tools that build a payload by hand.
  * Immutable and thread-safe.
  */
 public final class Payload {

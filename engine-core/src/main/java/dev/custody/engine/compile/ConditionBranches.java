@@ -31,7 +31,7 @@ import java.util.Optional;
  * ({@code a} reads an absent field) cel-java still evaluates the other operand, and only the one that gave a
  * boolean is reported. A branch inside a comprehension ({@code list.all(x, x > 5)}) is reported once per
  * iteration. The compiled form ({@link ClosureCompiler}) decides exactly as cel-java (a differential property
- * pins it, docs/design.md §7.8), so these are the outcomes of the evaluation that decided; the
+ * pins it, docs/design.md §10.4), so these are the outcomes of the evaluation that decided; the
  * parts cel-java's macros add (the accumulator of {@code all}/{@code exists}) are not branches.
  *
  * <h2>How it evaluates</h2>

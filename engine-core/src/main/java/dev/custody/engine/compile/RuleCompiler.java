@@ -44,7 +44,8 @@ import java.util.Optional;
  *
  * <p>Construction builds one CEL environment per trigger action and evaluates a small condition in
  * each, so that the class loading and first-run work of cel-java's runtime (tens of milliseconds on a
- * cold JVM) is paid here, not by the first real evaluation, which would otherwise risk its 100 ms budget.
+ * cold JVM) is paid here, not by the first real evaluation, which would otherwise pay it against the spec's
+ * 100 ms evaluation time-out (the engine's own budget is a cost, with a CPU-time backstop of 1 s by default).
  *
  * <p>{@code compile} never throws for any input text; it returns diagnostics. Immutable and thread-safe:
  * build one and share it.

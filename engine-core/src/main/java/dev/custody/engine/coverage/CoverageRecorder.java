@@ -19,7 +19,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The observer that counts coverage: per rule, how often it was evaluated, true, false and failing (exactly
- * what the evaluator reported, docs/design.md §7.5); per branch of its condition ({@link ConditionBranches}),
+ * what the evaluator reported, docs/design.md §5.3); per branch of its condition ({@link ConditionBranches}),
  * how often it was true and false. {@link #report()} takes a snapshot.
  *
  * <h2>How branches are counted</h2>
@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.LongAdder;
  * after the decision and outside its time budget ({@link EvaluationObserver}): by a small probe that follows
  * cel-java's evaluation order when the condition fits its fragment, else on cel-java under an evaluation
  * listener. The decision itself ran on the compiled path, which decides exactly as cel-java does
- * (docs/design.md §7.8). Nothing is evaluated when no recorder is set.
+ * (docs/design.md §10.4). Nothing is evaluated when no recorder is set.
  *
  * <h2>Identity of a rule</h2>
  * A rule is its policy id, rule id, trigger action and condition text: the bundles of several workspaces (or of

@@ -6,6 +6,6 @@
  * <p>The engine reports to an {@link dev.custody.engine.coverage.EvaluationObserver} set on
  * {@link dev.custody.engine.PolicyEngine.Builder#observer}; {@link dev.custody.engine.coverage.CoverageRecorder}
  * is the observer that counts. Without an observer the engine does no coverage work at all. Coverage is
- * told after a decision is made and never changes one (docs/design.md §7.5).
+ * told after a decision is made and never changes one (docs/design.md §5.3).
  */
 package dev.custody.engine.coverage;

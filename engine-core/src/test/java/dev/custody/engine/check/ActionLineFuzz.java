@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
  * <p>Committed inputs: {@code src/test/resources/dev/custody/engine/check/ActionLineFuzzInputs/actionLine/} (one
  * line per file: the example stream's kinds of line and boundary lines). Fuzzing:
  * {@code JAZZER_FUZZ=1 ./mvnw -B -pl engine-schema,engine-core test -Dtest=ActionLineFuzz#actionLine}
- * (docs/design.md §9).
+ * (docs/design.md §17).
  */
 class ActionLineFuzz {
     /** What the reader says when it caught an exception that is not a JSON syntax error. */

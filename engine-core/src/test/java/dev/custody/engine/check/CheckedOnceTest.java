@@ -20,7 +20,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * An action is checked once into its indexed form (docs/design.md §7.8): the {@link Action} remembers the result,
+ * An action is checked once into its indexed form (docs/design.md §10.5): the {@link Action} remembers the result,
  * so deciding it again checks and copies nothing; what it remembers is told apart by trigger, wallet id and
  * instant, and the slots hold exactly what the sections hold.
  */

@@ -30,7 +30,7 @@ import java.util.Set;
  * <p>Committed inputs: {@code src/test/resources/dev/custody/engine/policy/PolicyDocumentFuzzInputs/policyDocument/}
  * (the example policies, a broken draft, envelopes, YAML oddities). Fuzzing:
  * {@code JAZZER_FUZZ=1 ./mvnw -B -pl engine-schema,engine-core test -Dtest=PolicyDocumentFuzz#policyDocument}
- * (docs/design.md §9).
+ * (docs/design.md §17).
  */
 class PolicyDocumentFuzz {
 

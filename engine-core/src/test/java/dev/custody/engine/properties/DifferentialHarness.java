@@ -32,7 +32,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.Tuple;
 
 /**
- * The one differential harness of docs/design.md §3.16 ("One meaning of CEL", DESIGN §8): generated conditions
+ * The one differential harness of docs/design.md §10.2 ("One meaning of CEL", §10.1): generated conditions
  * times generated actions, each pair run through every part of the project that gives a condition a meaning and
  * compared with cel-java, the reference.
  *

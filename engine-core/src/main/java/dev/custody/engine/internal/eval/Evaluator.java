@@ -46,7 +46,7 @@ import java.util.Objects;
  * limit stops there and the decision is DENY with {@code fail_closed} and failure {@code cost_budget}, attributed
  * to that rule (a DENY rule found true before it still decides, as a DENY rule found true before a failing one
  * does). The cost is a function of the rules and the action only, so the decision is the same on every machine
- * and under every load (docs/design.md §7.10). The default limit is {@link CostMeter#DEFAULT_LIMIT}.
+ * and under every load (docs/design.md §3.15). The default limit is {@link CostMeter#DEFAULT_LIMIT}.
  *
  * <h2>Time budget: a backstop</h2>
  * A deadline on the thread's CPU time ({@link ThreadClock}), so that waiting for a processor does not count, is a
