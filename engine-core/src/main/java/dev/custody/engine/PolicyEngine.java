@@ -17,13 +17,13 @@ import dev.custody.engine.coverage.ObservedRule;
 import dev.custody.engine.internal.bundle.BoundRule;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.Decision;
 import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.FailureKind;
+import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,7 +36,7 @@ import java.util.function.BiConsumer;
  * The engine: decides actions of a workspace against its active policies, fail-closed, with the workspace's
  * compiled bundle cached. It is the one path from policies to decisions: a service embeds it, and every
  * {@code custody} verb (replay, diff, test, bench, eval, the REPL) and the conformance corpus decide through
- * it, over a {@link FilePolicySource}.
+ * it, over a {@code FilePolicySource} (package {@code dev.custody.engine.files}).
  *
  * <pre>{@code
  * PolicyEngine engine = PolicyEngine.builder(workspaceId -> repository.policiesOf(workspaceId)).build();
@@ -121,7 +121,7 @@ public final class PolicyEngine {
 
     private PolicyEngine(Builder b) {
         this.source = b.source;
-        this.validator = new PolicyValidator(b.compiler);
+        this.validator = new PolicyValidator(RuleCompiler.shared());
         this.evaluator = Evaluator.builder().clock(b.clock).timeBudget(b.timeBudget).costLimit(b.costLimit).build();
         this.warmUp = b.warmUp;
         this.observer = Observers.of(b.observers);
@@ -192,7 +192,7 @@ public final class PolicyEngine {
 
     /**
      * Decides an action under its own {@code workspace_id}; an action that names none is decided under
-     * {@link PolicySource#NO_WORKSPACE} (for a {@link FilePolicySource}: the policies that name no workspace).
+     * {@link PolicySource#NO_WORKSPACE} (for a {@code FilePolicySource}: the policies that name no workspace).
      * What offline tools use; a service that knows the workspace calls {@link #evaluate(String, Action)}.
      */
     public Decision evaluate(Action action, boolean explain) {
@@ -452,7 +452,6 @@ public final class PolicyEngine {
     /** Builds a {@link PolicyEngine}. Fails fast on bad settings. Not thread-safe; the engine is. */
     public static final class Builder {
         private final PolicySource source;
-        private RuleCompiler compiler;
         private Clock clock = Clock.systemUTC();
         private Duration timeBudget = Evaluator.DEFAULT_BACKSTOP;
         private long costLimit = CostMeter.DEFAULT_LIMIT;
@@ -469,12 +468,6 @@ public final class PolicyEngine {
 
         private Builder(PolicySource source) {
             this.source = Objects.requireNonNull(source, "source");
-        }
-
-        /** The compiler (and its evaluation bounds); default {@link RuleCompiler#create()}. */
-        public Builder compiler(RuleCompiler compiler) {
-            this.compiler = Objects.requireNonNull(compiler, "compiler");
-            return this;
         }
 
         /** The clock behind {@code context.*} for actions without an instant; default system UTC. */
@@ -567,9 +560,6 @@ public final class PolicyEngine {
         }
 
         public PolicyEngine build() {
-            if (compiler == null) {
-                compiler = RuleCompiler.create();
-            }
             return new PolicyEngine(this);
         }
     }

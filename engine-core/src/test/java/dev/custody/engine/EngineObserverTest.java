@@ -17,7 +17,7 @@ import dev.custody.engine.coverage.EvaluationObserver;
 import dev.custody.engine.coverage.ObservedRule;
 import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.policy.Policy;
 import java.time.Duration;

@@ -3,10 +3,10 @@ package dev.custody.examples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.custody.engine.Decision;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.compile.RuleCompiler;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -3,8 +3,8 @@ package dev.custody.spark;
 import dev.custody.engine.PolicyEngine;
 import static org.apache.spark.sql.functions.col;
 
-import dev.custody.engine.policy.Finding;
-import dev.custody.engine.policy.PolicyDocument;
+import dev.custody.engine.files.Finding;
+import dev.custody.engine.files.PolicyDocument;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileSystemException;

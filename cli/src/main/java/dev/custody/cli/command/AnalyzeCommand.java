@@ -13,7 +13,7 @@ import dev.custody.cli.Compilers;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.VersionProvider;
-import dev.custody.engine.policy.PolicyFiles;
+import dev.custody.engine.files.PolicyFiles;
 import dev.custody.engine.schema.TriggerAction;
 import java.io.PrintWriter;
 import java.nio.file.Path;

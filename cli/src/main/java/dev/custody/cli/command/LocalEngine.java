@@ -1,15 +1,15 @@
 package dev.custody.cli.command;
 
-import dev.custody.cli.Compilers;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;
 import dev.custody.engine.EngineObserver;
 import dev.custody.engine.coverage.CoverageHook;
+import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.coverage.EvaluationObserver;
 import dev.custody.engine.policy.BundleError;
-import dev.custody.engine.policy.Finding;
-import dev.custody.engine.policy.PolicyDocument;
+import dev.custody.engine.files.Finding;
+import dev.custody.engine.files.PolicyDocument;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -50,7 +50,6 @@ final class LocalEngine {
             CoverageHook.observeRules(builder, observer);
         }
         this.engine = builder
-                .compiler(Compilers.shared())
                 .clock(clock)
                 .timeBudget(budget)
                 .costLimit(costLimit)

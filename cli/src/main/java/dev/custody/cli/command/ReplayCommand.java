@@ -12,7 +12,7 @@ import dev.custody.cli.VersionProvider;
 import dev.custody.cli.Compilers;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.coverage.CoverageRecorder;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.replay.DecisionRecords;
 import dev.custody.engine.replay.Replayer;

@@ -6,7 +6,7 @@ import dev.custody.cli.CliException;
 import dev.custody.cli.Compilers;
 import dev.custody.cli.ExitCode;
 import dev.custody.engine.Decision;
-import dev.custody.engine.policy.PolicyFiles;
+import dev.custody.engine.files.PolicyFiles;
 import dev.custody.engine.schema.TriggerAction;
 import java.io.IOException;
 import java.io.PrintWriter;

@@ -9,20 +9,26 @@ import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.EngineObserver;
 import dev.custody.engine.coverage.CoverageHook;
 import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.policy.PolicyDocument;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.SourcedPolicy;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import dev.custody.engine.Decision;
 import dev.custody.engine.TraceEntry;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.selection.DocumentSelection;
+import dev.custody.engine.policy.Policy;
+import dev.custody.engine.validate.PolicyValidator;
+import dev.custody.engine.policy.Rule;
+import dev.custody.engine.schema.PolicyStatus;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -191,7 +197,6 @@ public final class TestCommand implements Callable<Integer> {
             CoverageHook.observeRules(builder, recorder);
         }
         PolicyEngine engine = builder
-                .compiler(validator.compiler())
                 .timeBudget(timeBudget)
                 .costLimit(costLimit)
                 .observer(new EngineObserver() {

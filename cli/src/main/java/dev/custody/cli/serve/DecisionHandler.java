@@ -8,7 +8,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.Decision;
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.replay.DecisionRecords;
 import java.io.ByteArrayOutputStream;

@@ -3,15 +3,15 @@ package dev.custody.cli.serve;
 import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.CliException;
 import dev.custody.cli.CliRoot;
-import dev.custody.cli.Compilers;
 import dev.custody.cli.Converters;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.VersionProvider;
 import dev.custody.client.CustodyClient;
 import dev.custody.client.CustodyClientConfig;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.EngineObserver;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;
 import dev.custody.engine.compile.CostMeter;
@@ -272,7 +272,6 @@ public final class ServeCommand implements Callable<Integer> {
         }
         Reporter reporter = new Reporter(err);
         PolicyEngine.Builder builder = PolicyEngine.builder(source)
-                .compiler(Compilers.shared())
                 .clock(Clock.systemUTC())
                 .costLimit(costLimit)
                 .timeBudget(timeBudget)

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.custody.engine.Decision;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.replay.ActionStream;

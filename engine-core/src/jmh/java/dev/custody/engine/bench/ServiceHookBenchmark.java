@@ -1,5 +1,6 @@
 package dev.custody.engine.bench;
 
+import dev.custody.engine.internal.access.Decisions;
 import dev.custody.engine.Decision;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.log.DecisionLog;
@@ -62,7 +63,7 @@ public class ServiceHookBenchmark {
         metrics = EngineMetrics.builder(new SimpleMeterRegistry()).build();
         log = DecisionLog.of(e -> { });
         action = Workload.mix("denyEarly", 1, 42).get(0);
-        decision = Decision.matched("a-0", TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "treasury-limits",
+        decision = Decisions.matched("a-0", TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "treasury-limits",
                 "single-limit", "rule single-limit", 1000, List.of());
         event = new DecisionLog.Event("ws-bench", action, decision.inBundle("e44fe297c984784c"), clock.instant());
         file = Files.createTempFile("custody-bench", ".jsonl");

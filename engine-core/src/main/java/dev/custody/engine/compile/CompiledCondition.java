@@ -1,12 +1,13 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelEvaluationListener;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelVariableResolver;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.Map;
 import java.util.Optional;
@@ -52,6 +53,10 @@ import java.util.regex.Pattern;
  * <p>Immutable and thread-safe: one instance may be evaluated by many threads at once.
  */
 public final class CompiledCondition {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     static final int CHECK_EVERY = 256;
     /** The longest string a watched condition may build while it runs, in characters. */
     static final int MAX_BUILT_STRING = 256 * 1024;

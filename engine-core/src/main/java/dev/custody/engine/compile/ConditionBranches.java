@@ -1,11 +1,12 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.types.CelKind;
 import dev.cel.runtime.CelEvaluationListener;
 import dev.cel.runtime.CelVariableResolver;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -49,6 +50,10 @@ import java.util.Optional;
  * before it failed.
  */
 public final class ConditionBranches {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
 
     /**
      * One branch of a condition.

@@ -112,7 +112,7 @@ public final class CostMeter {
     }
 
     /** The frame a compiled form reads {@code payload} through: one per decision, shared by its rules. */
-    ClosureCompiler.Frame frame(dev.custody.engine.payload.Payload payload) {
+    ClosureCompiler.Frame frame(dev.custody.engine.check.Payload payload) {
         ClosureCompiler.Frame f = frame;
         if (f == null || f.payload != payload) {
             f = new ClosureCompiler.Frame(payload, this);

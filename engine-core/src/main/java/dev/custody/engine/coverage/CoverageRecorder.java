@@ -1,15 +1,18 @@
 package dev.custody.engine.coverage;
 
+import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.compile.CompiledCondition;
+import dev.custody.engine.internal.access.EngineAccess;
 import dev.custody.engine.compile.ConditionBranches;
 import dev.custody.engine.compile.ConditionResult;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -36,7 +39,6 @@ import java.util.concurrent.atomic.LongAdder;
  * during the snapshot.
  */
 public final class CoverageRecorder implements EvaluationObserver {
-
     private record Key(String policyId, String ruleId, TriggerAction action, String condition) {}
 
     /** The counts of one rule; the branch outcomes of branch {@code i} are at {@code 2i} (true) and {@code 2i+1}. */

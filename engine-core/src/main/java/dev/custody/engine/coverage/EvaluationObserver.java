@@ -1,7 +1,7 @@
 package dev.custody.engine.coverage;
 
 import dev.custody.engine.compile.ConditionResult;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import java.util.List;
 
 /**

@@ -13,7 +13,7 @@ import java.util.Set;
 
 /**
  * A policy as written (a create-policy body plus the optional {@code id}, {@code status}, {@code version},
- * {@code workspace_id}, {@code created_at}): wire values, unchecked, so that {@link PolicyValidator} can
+ * {@code workspace_id}, {@code created_at}): wire values, unchecked, so that the policy validator can
  * report every problem. Immutable and thread-safe.
  *
  * <p>Code that builds a policy (a service's baseline policies, a test, a mapping from its own store) uses
@@ -93,7 +93,7 @@ public record Policy(
      * 100 characters, no approval group or one that is not a UUID, no status (required: a policy built without one
      * must not go live by default), a wallet id that is not a UUID, too many wallets or rules, a rule id used twice,
      * a version below 1, a blank workspace id, and whatever {@link Rule.Builder#build()} refuses in a rule. Whether
-     * the conditions compile is the engine's business ({@link PolicyValidator}). Setters take only non-null values
+     * the conditions compile is the engine's business (and {@code custody lint}'s). Setters take only non-null values
      * (a null is a {@link NullPointerException} naming the parameter). Not thread-safe; the policy built is
      * immutable.
      */

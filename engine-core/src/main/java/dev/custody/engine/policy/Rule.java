@@ -6,7 +6,7 @@ import dev.custody.engine.schema.TriggerAction;
 import java.util.Objects;
 
 /**
- * A rule as written in a policy: the wire values, unchecked, so that {@link PolicyValidator} can report
+ * A rule as written in a policy: the wire values, unchecked, so that the policy validator can report
  * every problem with its JSON pointer. Immutable and thread-safe.
  *
  * <p>Code that builds a rule (rather than mapping one from the wire) uses {@link #builder}: typed trigger action
@@ -56,7 +56,7 @@ public record Rule(
      * and the field, on what is structurally wrong: a missing or blank id, no trigger action, no effect, a missing
      * or blank condition, a condition or description over its limit. Whether the condition compiles is the engine's
      * business (a rule that does not compile makes its workspace's bundle invalid: every action denied, failure
-     * {@code compile}), as {@link PolicyValidator} reports it with a position. Setters take only non-null values
+     * {@code compile}); {@code custody lint} reports it with a position. Setters take only non-null values
      * (a null is a {@link NullPointerException} naming the parameter). Not thread-safe; the rule built is immutable.
      */
     public static final class Builder {

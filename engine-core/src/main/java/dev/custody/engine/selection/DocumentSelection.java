@@ -1,10 +1,10 @@
 package dev.custody.engine.selection;
 
-import dev.custody.engine.policy.Finding;
-import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.PolicyValidation;
-import dev.custody.engine.policy.PolicyValidator;
-import dev.custody.engine.policy.SourcedPolicy;
+import dev.custody.engine.files.Finding;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.validate.PolicyValidation;
+import dev.custody.engine.validate.PolicyValidator;
+import dev.custody.engine.files.SourcedPolicy;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -18,7 +18,7 @@ import java.util.Set;
 
 /**
  * The rules that apply, in every workspace, to policy files read once: what the engine over a
- * {@link dev.custody.engine.FilePolicySource} of these documents decides by, for a tool that looks at all
+ * {@link dev.custody.engine.files.FilePolicySource} of these documents decides by, for a tool that looks at all
  * workspaces at once ({@code analyze}, {@code diff --semantic}, coverage, {@code test}).
  *
  * <p>Each workspace the documents name gets the policies the source gives it (those that name no workspace, then

@@ -15,7 +15,7 @@ import dev.custody.engine.coverage.CoverageReport.BranchCoverage;
 import dev.custody.engine.coverage.CoverageReport.RuleCoverage;
 import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.TriggerAction;

@@ -13,7 +13,7 @@ import dev.custody.engine.Fixtures;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package dev.custody.engine.metrics;
 
+import dev.custody.engine.internal.access.Decisions;
 import static dev.custody.engine.Fixtures.allow;
 import static dev.custody.engine.Fixtures.deny;
 import static dev.custody.engine.Fixtures.policy;
@@ -149,11 +150,11 @@ class EngineMetricsTest {
     void theKindsNoTestCanProvokeThroughTheEngineAreCountedAsTheOthers() {
         // a time-out and an internal error cannot be provoked deterministically through an engine: told directly
         EngineMetrics metrics = EngineMetrics.builder(registry).build();
-        metrics.decided(WS, ACTION, Decision.failClosed("a", TriggerAction.WITHDRAWAL_CREATE, FailureKind.TIME_BUDGET,
+        metrics.decided(WS, ACTION, Decisions.failClosed("a", TriggerAction.WITHDRAWAL_CREATE, FailureKind.TIME_BUDGET,
                 "time budget of 100 ms exceeded in rule `slow`", "p", "slow", 100_000_000L, List.of()), 100_000_000L);
-        metrics.decided(WS, ACTION, Decision.failClosed("b", TriggerAction.WEB3_CONTRACT_CALL, FailureKind.INTERNAL,
+        metrics.decided(WS, ACTION, Decisions.failClosed("b", TriggerAction.WEB3_CONTRACT_CALL, FailureKind.INTERNAL,
                 "internal error while evaluating: NullPointerException", 5_000), 5_000);
-        metrics.decided(WS, ACTION, Decision.failClosed(null, null, FailureKind.MALFORMED_ACTION, "unreadable", 0), 0);
+        metrics.decided(WS, ACTION, Decisions.failClosed(null, null, FailureKind.MALFORMED_ACTION, "unreadable", 0), 0);
         assertEquals(sorted(
                 "custody.decisions{action=withdrawal.create,failure=time_budget,outcome=deny} 1",
                 "custody.decisions{action=web3.contract_call,failure=internal,outcome=deny} 1",
@@ -202,8 +203,8 @@ class EngineMetricsTest {
                 for (int i = 0; i < perThread; i++) {
                     // half the rules are shared by all threads, half are each thread's own
                     String rule = i % 2 == 0 ? "shared-" + i : "t" + id + "-" + i;
-                    metrics.decided(WS, ACTION, Decision.matched("a", TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY,
-                            "p", rule, null, 0, List.of()), 0);
+                    metrics.decided(WS, ACTION, Decisions.matched("a", TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "p",
+                            rule, null, 0, List.of()), 0);
                 }
             });
             w.start();
@@ -234,7 +235,7 @@ class EngineMetricsTest {
         DecisionLog log = DecisionLog.of(e -> release.await(10, TimeUnit.SECONDS), 1);
         try {
             EngineMetrics.builder(registry).decisionLog(log).build();
-            Decision d = Decision.noMatch("a", null, 0, List.of());
+            Decision d = Decisions.noMatch("a", null, 0, List.of());
             for (int i = 0; i < 5; i++) {
                 log.offer(new DecisionLog.Event(WS, withdrawal(1).build(), d, Instant.EPOCH));
             }

@@ -9,6 +9,7 @@ import dev.custody.engine.Outcome;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.payload.Action;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.PolicyStatus;
 import dev.custody.engine.schema.TriggerAction;

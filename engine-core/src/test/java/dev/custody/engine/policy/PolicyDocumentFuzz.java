@@ -1,5 +1,10 @@
 package dev.custody.engine.policy;
 
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.SourcedPolicy;
+import dev.custody.engine.files.Finding;
+import dev.custody.engine.files.PolicyReader;
+import dev.custody.engine.validate.PolicyValidation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

@@ -2,9 +2,11 @@ package dev.custody.engine.internal.bundle;
 
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.selection.RuleSelection;
 import dev.custody.engine.selection.SelectedRule;
+import dev.custody.engine.validate.PolicyValidation;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.PolicyStatus;

@@ -1,9 +1,9 @@
 package dev.custody.engine.internal.bundle;
 
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.Payload;
-import dev.custody.engine.payload.PayloadResult;
-import dev.custody.engine.payload.PayloadValidator;
+import dev.custody.engine.check.Payload;
+import dev.custody.engine.check.PayloadResult;
+import dev.custody.engine.check.PayloadValidator;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Section;
