@@ -24,7 +24,7 @@ class PolicySourcesTest {
             workspace_id: 00cd4ae6-310e-4566-99ae-1270f1ed5570
             approval_group_id: 985976e8-9faf-4e44-a2ed-b01af2ca04cf
             rules:
-              - id: big
+              - rule_id: big
                 trigger_action: withdrawal.create
                 condition: withdrawal.value_usd > 10000
                 effect: DENY
