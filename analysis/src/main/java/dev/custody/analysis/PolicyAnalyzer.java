@@ -35,6 +35,11 @@ import java.time.Duration;
  * disagrees, the rule is {@code unknown} and nothing is claimed about it. A rule outside the fragment is
  * {@code not_analyzed}; a query past the time-out is {@code unknown}; neither is a claim.
  *
+ * <p>A question that an action answers ("is there an action on which ...") is first put to a {@link Probe}, which
+ * searches concrete actions decided by the engine's own conditions; only what it does not find goes to the
+ * solver, so the solver is asked mostly for the proofs behind claims. Shadowed and overridden are decided by
+ * walking the candidate rules in declaration order (see {@code cover}).
+ *
  * <p>Each call builds and closes its own solver contexts, one per thread and trigger action (Z3 contexts are not
  * shared between threads); an instance holds only settings and is thread-safe.
  */
