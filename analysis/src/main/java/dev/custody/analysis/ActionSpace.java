@@ -141,6 +141,16 @@ final class ActionSpace {
         return action;
     }
 
+    /** The wallet ids the policies name, lowercase, in index order. */
+    List<String> wallets() {
+        return wallets;
+    }
+
+    /** The workspace ids the policies name, lowercase, in index order. */
+    List<String> workspaces() {
+        return workspaces;
+    }
+
     /**
      * The variable of a schema field (not {@code decoded_args}): of sort {@code FPSort(11, 53)} for a
      * {@code NUMBER} field, a 64-bit bit-vector for an {@code INTEGER} one, the string sort for a {@code STRING}

@@ -123,9 +123,14 @@ final class Formulas implements AutoCloseable {
         for (BoolExpr b : List.of(f.isTrue(), f.fails(), ctx.mkNot(f.isTrue()), ctx.mkNot(f.fails()))) {
             recurring.put(b.getId(), b);
         }
-        boolean slow = arithmetic(value, arithmeticMemo) || arithmetic(error, arithmeticMemo);
-        for (Expr<?> e : List.of(f.isTrue(), f.fails(), value, error)) {
+        // a rule's failure is often free of the arithmetic its value holds (a has() guard, a missing key)
+        boolean slowError = arithmetic(error, arithmeticMemo);
+        boolean slow = arithmetic(value, arithmeticMemo) || slowError;
+        for (Expr<?> e : List.of(f.isTrue(), value)) {
             heavy.merge(e.getId(), slow, Boolean::logicalOr);
+        }
+        for (Expr<?> e : List.of(f.fails(), error)) {
+            heavy.merge(e.getId(), slowError, Boolean::logicalOr);
         }
         return f;
     }
@@ -142,7 +147,9 @@ final class Formulas implements AutoCloseable {
      * incremental solver (quick for comparisons with constants, strings, booleans), and when that has not decided
      * within {@link #INCREMENTAL_TRY_MS}, on a solver that bit-blasts the floating-point and bit-vector terms
      * first (Z3's {@code qffp} tactic, then its SMT core for what is left): double arithmetic and int-to-double
-     * conversions of fields are far quicker so. Both are exact; only the time differs.
+     * conversions of fields are far quicker so. Both are exact; only the time differs. A query with such terms
+     * is first asked with each of them replaced by a variable ({@link #abstracted}), which settles most
+     * "no action" answers (and some "yes" ones, with a model the real query is true on) without bit-blasting.
      */
     Answer check(BoolExpr... parts) {
         queries++;
@@ -158,6 +165,15 @@ final class Formulas implements AutoCloseable {
             heavy |= heavy(b, new HashSet<>());
         }
         if (heavy) {
+            long ta = System.nanoTime();
+            Answer abs = abstracted(parts);
+            if (abs.status() == Status.UNSATISFIABLE || abs.model() != null) {
+                return abs;
+            }
+            left -= (System.nanoTime() - ta) / 1_000_000;
+            if (left <= 0) {
+                return new Answer(Status.UNKNOWN, null);
+            }
             return blasted(left, parts);
         }
         // a rule's own formulas come back in many queries: asserted once behind a guard literal (at the base
@@ -214,6 +230,125 @@ final class Formulas implements AutoCloseable {
      * here so that Z3 never frees them and gives their ids to other terms.
      */
     private final Map<Integer, BoolExpr> recurring = new HashMap<>();
+
+    /**
+     * The query with each floating-point sum, difference, product or quotient and each int-to-double conversion
+     * of a field replaced by a fresh variable, under lemmas that the real term keeps (a sum of finite doubles is
+     * never NaN, and rounding to nearest is monotone, so {@code y >= 0} gives {@code x + y >= x}, {@code y <= 0}
+     * gives {@code x + y <= x}, and likewise for the other operand and for differences). Every model of the real
+     * query gives a model of this one, so UNSATISFIABLE here is UNSATISFIABLE there; a model here is returned
+     * only when the real query is true on it (Z3 evaluates the real terms on the model's values exactly, as
+     * the bit-blasting solver would); any other answer is UNKNOWN, and the caller asks the exact solver. Asked on the incremental solver, which decides comparisons of
+     * a variable with constants quickly, within {@link #INCREMENTAL_TRY_MS}.
+     */
+    private Answer abstracted(BoolExpr... parts) {
+        List<Expr<?>> terms = new ArrayList<>();
+        Set<Integer> seen = new HashSet<>();
+        for (BoolExpr b : parts) {
+            collect(b, terms, seen);
+        }
+        if (terms.isEmpty()) {
+            return new Answer(Status.UNKNOWN, null);
+        }
+        Expr<?>[] from = new Expr<?>[terms.size()];
+        Expr<?>[] to = new Expr<?>[terms.size()];
+        for (int i = 0; i < from.length; i++) {
+            from[i] = terms.get(i);
+            to[i] = abstraction(terms.get(i));
+        }
+        solver.push();
+        try {
+            for (BoolExpr b : parts) {
+                solver.add((BoolExpr) b.substitute(from, to));
+            }
+            for (int i = 0; i < from.length; i++) {
+                for (BoolExpr l : lemmas(terms.get(i))) {
+                    solver.add((BoolExpr) l.substitute(from, to));
+                }
+            }
+            Status st = solver.check();
+            if (st == Status.SATISFIABLE) {
+                // a model of the abstraction whose fields satisfy the real query (the model's own exact evaluation
+                // of the real terms) is a model of the real query
+                Model m = solver.getModel();
+                for (BoolExpr b : parts) {
+                    if (!m.eval(b, true).isTrue()) {
+                        return new Answer(Status.UNKNOWN, null);
+                    }
+                }
+                return new Answer(st, m);
+            }
+            return new Answer(st == Status.UNSATISFIABLE ? st : Status.UNKNOWN, null);
+        } finally {
+            solver.pop();
+        }
+    }
+
+    /** The terms {@link #arithmetic} looks for in {@code e}, each once. */
+    private void collect(Expr<?> e, List<Expr<?>> out, Set<Integer> seen) {
+        if (!seen.add(e.getId()) || !e.isApp() || e.isNumeral() || e.isConst()) {
+            return;
+        }
+        for (Expr<?> a : e.getArgs()) {
+            collect(a, out, seen);
+        }
+        if (heavyTerm(e)) {
+            out.add(e);
+        }
+    }
+
+    private static boolean heavyTerm(Expr<?> e) {
+        return switch (e.getFuncDecl().getDeclKind()) {
+            case Z3_OP_FPA_ADD, Z3_OP_FPA_SUB, Z3_OP_FPA_MUL, Z3_OP_FPA_DIV, Z3_OP_BMUL, Z3_OP_BSDIV, Z3_OP_BUDIV,
+                    Z3_OP_BSREM, Z3_OP_BUREM, Z3_OP_FPA_TO_FP, Z3_OP_FPA_TO_FP_UNSIGNED -> !allNumerals(e);
+            default -> false;
+        };
+    }
+
+    /** The fresh variable standing for a term; one per term, so the same sum in two rules is one variable. */
+    private Expr<?> abstraction(Expr<?> term) {
+        Expr<?>[] known = abstractions.get(term.getId());
+        if (known != null && known[0].equals(term)) {
+            return known[1];
+        }
+        Expr<?> v = ctx.mkFreshConst("abstract", term.getSort());
+        abstractions.put(term.getId(), new Expr<?>[] {term, v});
+        return v;
+    }
+
+    /** Terms and their variables by the term's AST id (the term is held so that Z3 never reuses the id). */
+    private final Map<Integer, Expr<?>[]> abstractions = new HashMap<>();
+
+    /** What the real term keeps, in terms of the term itself and its operands (substituted by the caller). */
+    private List<BoolExpr> lemmas(Expr<?> term) {
+        Z3_decl_kind k = term.getFuncDecl().getDeclKind();
+        if (k != Z3_decl_kind.Z3_OP_FPA_ADD && k != Z3_decl_kind.Z3_OP_FPA_SUB) {
+            return List.of();
+        }
+        Expr<?>[] args = term.getArgs(); // rounding mode, x, y
+        if (args.length != 3 || !args[0].equals(ctx.mkFPRoundNearestTiesToEven())
+                || !(args[1] instanceof com.microsoft.z3.FPExpr x) || !(args[2] instanceof com.microsoft.z3.FPExpr y)) {
+            return List.of();
+        }
+        com.microsoft.z3.FPExpr t = (com.microsoft.z3.FPExpr) term;
+        com.microsoft.z3.FPExpr zero = ctx.mkFPZero((com.microsoft.z3.FPSort) x.getSort(), false);
+        List<BoolExpr> out = new ArrayList<>();
+        BoolExpr finite = ctx.mkAnd(ctx.mkNot(ctx.mkFPIsNaN(x)), ctx.mkNot(ctx.mkFPIsInfinite(x)),
+                ctx.mkNot(ctx.mkFPIsNaN(y)), ctx.mkNot(ctx.mkFPIsInfinite(y)));
+        out.add(ctx.mkImplies(finite, ctx.mkNot(ctx.mkFPIsNaN(t))));
+        if (k == Z3_decl_kind.Z3_OP_FPA_ADD) {
+            // x + y against x as y's sign says, and against y as x's sign says (x + y is exact before rounding)
+            out.add(ctx.mkImplies(ctx.mkAnd(finite, ctx.mkFPGEq(y, zero)), ctx.mkFPGEq(t, x)));
+            out.add(ctx.mkImplies(ctx.mkAnd(finite, ctx.mkFPLEq(y, zero)), ctx.mkFPLEq(t, x)));
+            out.add(ctx.mkImplies(ctx.mkAnd(finite, ctx.mkFPGEq(x, zero)), ctx.mkFPGEq(t, y)));
+            out.add(ctx.mkImplies(ctx.mkAnd(finite, ctx.mkFPLEq(x, zero)), ctx.mkFPLEq(t, y)));
+        } else {
+            // x - y against x as y's sign says
+            out.add(ctx.mkImplies(ctx.mkAnd(finite, ctx.mkFPGEq(y, zero)), ctx.mkFPLEq(t, x)));
+            out.add(ctx.mkImplies(ctx.mkAnd(finite, ctx.mkFPLEq(y, zero)), ctx.mkFPGEq(t, x)));
+        }
+        return out;
+    }
 
     private Answer blasted(long ms, BoolExpr... parts) {
         Solver blasting = ctx.mkSolver(ctx.tryFor(blast, (int) Math.min(Integer.MAX_VALUE, Math.max(1, ms))));

@@ -35,6 +35,11 @@ import java.time.Duration;
  * disagrees, the rule is {@code unknown} and nothing is claimed about it. A rule outside the fragment is
  * {@code not_analyzed}; a query past the time-out is {@code unknown}; neither is a claim.
  *
+ * <p>A question that an action answers ("is there an action on which ...") is first put to a {@link Probe}, which
+ * searches concrete actions decided by the engine's own conditions; only what it does not find goes to the
+ * solver, so the solver is asked mostly for the proofs behind claims. Shadowed and overridden are decided by
+ * walking the candidate rules in declaration order (see {@code cover}).
+ *
  * <p>Each call builds and closes its own solver contexts, one per thread and trigger action (Z3 contexts are not
  * shared between threads); an instance holds only settings and is thread-safe.
  */
@@ -224,7 +229,8 @@ public final class PolicyAnalyzer {
             return false;
         }
         int unknown = 0;
-        Formulas.Answer canBeTrue = f.check(rf.isTrue());
+        Found canBeTrue = ev.ask(List.of(Probe.Lit.of(Probe.Kind.TRUE, r)), starts(ev.probe.trueOf(r)),
+                () -> new BoolExpr[] {rf.isTrue()}, "sample-true-" + r.ruleId());
         if (canBeTrue.unsat()) {
             out.add(new AnalysisFinding(FindingKind.UNSATISFIABLE, r, List.of(),
                     "no valid action makes this rule true: it never applies", null));
@@ -235,20 +241,20 @@ public final class PolicyAnalyzer {
         if (canBeTrue.sat()) {
             // the encoding must agree with the engine on the very action it found, or nothing about the rule is
             // claimed (an exact encoding always does; this keeps a departure from turning into a false claim)
-            Map<String, Object> sample = f.space.witness(canBeTrue.model(), "sample-true-" + r.ruleId());
-            if (!Replay.value(r, sample).equals(Optional.of(true))) {
-                out.add(disagrees(r, "true", sample));
+            if (!canBeTrue.agrees()) {
+                out.add(disagrees(r, "true", canBeTrue.witness()));
                 return false;
             }
-            ev.trueSample(r, canBeTrue.model(), sample);
-            Formulas.Answer canBeOther = f.check(f.applies(r), f.not(rf.isTrue()));
+            ev.trueSample(r, canBeTrue.point());
+            Found canBeOther = ev.ask(List.of(Probe.Lit.of(Probe.Kind.APPLIES, r), Probe.Lit.of(Probe.Kind.NOT_TRUE, r)),
+                    starts(canBeTrue.point()), () -> new BoolExpr[] {f.applies(r), f.not(rf.isTrue())},
+                    "sample-other-" + r.ruleId());
             if (canBeOther.sat()) {
-                Map<String, Object> other = f.space.witness(canBeOther.model(), "sample-other-" + r.ruleId());
-                if (Replay.value(r, other).equals(Optional.of(true))) {
-                    out.add(disagrees(r, "false or failing", other));
+                if (!canBeOther.agrees()) {
+                    out.add(disagrees(r, "false or failing", canBeOther.witness()));
                     return false;
                 }
-                ev.otherSample(r, canBeOther.model(), other);
+                ev.otherSample(r, canBeOther.point());
             }
             if (canBeOther.unsat()) {
                 out.add(new AnalysisFinding(FindingKind.ALWAYS_TRUE, r, List.of(),
@@ -259,10 +265,10 @@ public final class PolicyAnalyzer {
                 unknown++;
                 out.add(unknown(r, "whether the rule is always true"));
             }
-            List<com.microsoft.z3.Model> samples = new ArrayList<>();
-            samples.add(canBeTrue.model());
+            List<Probe.Point> samples = new ArrayList<>();
+            samples.add(canBeTrue.point());
             if (canBeOther.sat()) {
-                samples.add(canBeOther.model());
+                samples.add(canBeOther.point());
             }
             unknown += order(f, ev, kept, r, replay, samples, out);
         }
@@ -270,9 +276,19 @@ public final class PolicyAnalyzer {
         return unknown == 0;
     }
 
+    private static List<Probe.Point> starts(Probe.Point... points) {
+        List<Probe.Point> out = new ArrayList<>();
+        for (Probe.Point p : points) {
+            if (p != null) {
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
     /** duplicate, shadowed and overridden; returns the number of unknown answers. */
     private int order(Formulas f, Evidence ev, List<AnalyzedRule> kept, AnalyzedRule r, Replay replay,
-            List<com.microsoft.z3.Model> samples, List<AnalysisFinding> out) {
+            List<Probe.Point> samples, List<AnalysisFinding> out) {
         Formulas.RuleFormula rf = f.rule(r);
         int unknown = 0;
         List<AnalyzedRule> earlier = new ArrayList<>();
@@ -290,21 +306,22 @@ public final class PolicyAnalyzer {
                 continue;
             }
             // an action on which the engine gives the two different results settles it without the solver
-            if (ev.differ(r, s)) {
+            if (ev.differ(r, s) || samples.stream().anyMatch(p -> !p.value(r).equals(p.value(s)))) {
                 continue;
             }
             // same value and same failure on every action, targeting aside
-            BoolExpr rv = f.ctx.mkAnd(f.not(rf.error()), rf.value());
-            BoolExpr sv = f.ctx.mkAnd(f.not(sf.error()), sf.value());
-            BoolExpr same = f.ctx.mkAnd(f.ctx.mkEq(rv, sv), f.ctx.mkEq(rf.error(), sf.error()));
-            // a sample action on which the two differ settles it without a query
-            if (samples.stream().anyMatch(m -> m.eval(same, true).isFalse())) {
-                continue;
-            }
-            Formulas.Answer differ = f.check(f.ctx.mkOr(f.ctx.mkXor(rv, sv), f.ctx.mkXor(rf.error(), sf.error())));
+            Found differ = ev.ask(List.of(new Probe.Lit(Probe.Kind.DIFFER, r, s)),
+                    starts(samples.get(0), samples.size() > 1 ? samples.get(1) : null, ev.probe.trueOf(s)), () -> {
+                        BoolExpr rv = f.ctx.mkAnd(f.not(rf.error()), rf.value());
+                        BoolExpr sv = f.ctx.mkAnd(f.not(sf.error()), sf.value());
+                        return new BoolExpr[] {
+                            f.ctx.mkOr(f.ctx.mkXor(rv, sv), f.ctx.mkXor(rf.error(), sf.error()))};
+                    }, "sample-differ-" + r.ruleId());
             // a duplicate must also apply wherever r does (its policy targets every wallet and workspace r's
             // does), or r still decides on the wallets only it targets
-            if (differ.unsat() && f.check(f.applies(r), f.not(f.applies(s))).unsat()) {
+            // (a wallet and workspace that r's policy targets and s's does not settles it without the solver)
+            if (differ.unsat() && ev.probe.appliesWithout(r, s) == null
+                    && f.check(f.applies(r), f.not(f.applies(s))).unsat()) {
                 out.add(new AnalysisFinding(FindingKind.DUPLICATE, r, List.of(s),
                         "same condition and effect as the earlier rule `" + s.label() + "`", null));
                 return unknown;
@@ -313,108 +330,154 @@ public final class PolicyAnalyzer {
                 unknown++;
             }
         }
-        // an action on which r is true and no earlier rule of its effect is settles "shadowed" without the solver
-        if (!earlier.isEmpty() && !ev.trueAlone(r, earlier)) {
-            List<BoolExpr> parts = new ArrayList<>();
-            parts.add(rf.isTrue());
-            // a rule never true with r adds nothing to "r is true and it is not"
-            for (AnalyzedRule s : ev.mayOverlap(r, earlier)) {
-                parts.add(f.not(f.rule(s).isTrue()));
-            }
-            Formulas.Answer alone = f.check(parts.toArray(new BoolExpr[0]));
-            if (alone.unsat()) {
-                List<AnalyzedRule> related = overlapping(f, ev, r, earlier, samples);
-                Map<String, Object> witness = coverWitness(f, ev, kept, r, related, replay, false);
-                if (witness == null) {
-                    unknown++;
-                    out.add(unreplayed(r, "shadowed"));
-                } else {
-                    out.add(new AnalysisFinding(FindingKind.SHADOWED, r, related,
-                            "whenever this rule is true, an earlier " + r.effect().name() + " rule (" + labels(related)
-                                    + ") is true for the same wallet: it never gets attribution", witness));
-                }
-            } else if (!alone.sat()) {
+        Cover shadow = earlier.isEmpty() ? null : cover(f, ev, r, ev.mayOverlap(r, earlier), samples);
+        Cover override = r.effect() != Effect.ALLOW ? null : cover(f, ev, r,
+                ev.mayOverlap(r, kept.stream().filter(d -> d.effect() == Effect.DENY).toList()), samples);
+        // an overridden ALLOW rule is true on no action on which no DENY rule is: its shadowed witness need not ask
+        boolean denied = override != null && override != Cover.UNKNOWN && override.related() != null;
+        if (shadow == Cover.UNKNOWN) {
+            unknown++;
+            out.add(unknown(r, "whether earlier rules shadow it"));
+        } else if (shadow != null && shadow.related() != null) {
+            Map<String, Object> witness = coverWitness(f, ev, kept, r, replay, false, denied);
+            if (witness == null) {
                 unknown++;
-                out.add(unknown(r, "whether earlier rules shadow it"));
+                out.add(unreplayed(r, "shadowed"));
+            } else {
+                out.add(new AnalysisFinding(FindingKind.SHADOWED, r, shadow.related(),
+                        "whenever this rule is true, an earlier " + r.effect().name() + " rule ("
+                                + labels(shadow.related()) + ") is true for the same wallet: it never gets attribution",
+                        witness));
             }
         }
-        if (r.effect() == Effect.ALLOW) {
-            List<AnalyzedRule> denies = kept.stream().filter(d -> d.effect() == Effect.DENY).toList();
-            if (ev.trueAlone(r, denies)) {
-                return unknown;
-            }
-            List<BoolExpr> parts = new ArrayList<>();
-            parts.add(rf.isTrue());
-            for (AnalyzedRule d : ev.mayOverlap(r, denies)) {
-                parts.add(f.not(f.rule(d).isTrue()));
-            }
-            Formulas.Answer alone = f.check(parts.toArray(new BoolExpr[0]));
-            if (alone.unsat()) {
-                List<AnalyzedRule> related = overlapping(f, ev, r, denies, samples);
-                Map<String, Object> witness = coverWitness(f, ev, kept, r, related, replay, true);
-                if (witness == null) {
-                    unknown++;
-                    out.add(unreplayed(r, "overridden"));
-                } else {
-                    out.add(new AnalysisFinding(FindingKind.OVERRIDDEN, r, related,
-                            "whenever this rule is true, a DENY rule (" + labels(related)
-                                    + ") is true for the same wallet: it never allows", witness));
-                }
-            } else if (!alone.sat()) {
+        if (override == Cover.UNKNOWN) {
+            unknown++;
+            out.add(unknown(r, "whether DENY rules override it"));
+        } else if (override != null && override.related() != null) {
+            Map<String, Object> witness = coverWitness(f, ev, kept, r, replay, true, false);
+            if (witness == null) {
                 unknown++;
-                out.add(unknown(r, "whether DENY rules override it"));
+                out.add(unreplayed(r, "overridden"));
+            } else {
+                out.add(new AnalysisFinding(FindingKind.OVERRIDDEN, r, override.related(),
+                        "whenever this rule is true, a DENY rule (" + labels(override.related())
+                                + ") is true for the same wallet: it never allows", witness));
             }
         }
         return unknown;
     }
 
     /**
-     * The rules of {@code candidates} (in declaration order) that are enough to cover {@code r}: each is true
-     * together with {@code r} on some action, and together they are true whenever {@code r} is. Rules outside
-     * the fragment are never named (the claim was proved without relying on them).
+     * Whether {@code candidates} cover {@code r}: {@code related} is null when some action makes r true and none
+     * of them (found, and replayed through the engine's conditions), and otherwise the rules of the shortest
+     * prefix of {@code candidates} that covers r that are true together with r on some action (in declaration
+     * order): the solver proved that no action makes r true and every rule of the prefix not true. {@code seen}
+     * holds the actions met on the way.
      */
-    private static List<AnalyzedRule> overlapping(Formulas f, Evidence ev, AnalyzedRule r,
-            List<AnalyzedRule> candidates, List<com.microsoft.z3.Model> samples) {
-        List<AnalyzedRule> out = new ArrayList<>();
-        List<BoolExpr> uncovered = new ArrayList<>();
-        BoolExpr rTrue = f.rule(r).isTrue();
-        uncovered.add(rTrue);
-        // models the solver gave for r being true: each settles "r and s both true" when s is true on it
-        List<com.microsoft.z3.Model> models = new ArrayList<>(samples);
-        // a model of the `uncovered` conjunction so far, when one is known
-        com.microsoft.z3.Model last = null;
-        for (AnalyzedRule s : candidates) {
-            BoolExpr sTrue = f.rule(s).isTrue();
-            if (f.rule(s).reason() != null || ev.excludes(r, s)
-                    || !ev.bothTrue(r, s) && !trueOnOne(models, rTrue, sTrue) && f.check(rTrue, sTrue).unsat()) {
-                continue;
-            }
-            out.add(s);
-            uncovered.add(f.not(sTrue));
-            // the last model still satisfies the conjunction when s is not true on it: no query needed
-            if (last != null && last.eval(sTrue, true).isFalse() || ev.trueAlone(r, out)) {
-                continue;
-            }
-            Formulas.Answer a = f.check(uncovered.toArray(new BoolExpr[0]));
-            if (a.unsat()) {
-                break;
-            }
-            last = a.sat() ? a.model() : null;
-            if (last != null) {
-                models.add(last);
-            }
-        }
-        return out;
+    private record Cover(List<AnalyzedRule> related, List<Probe.Point> seen) {
+        static final Cover UNKNOWN = new Cover(null, null);
     }
 
-    /** Whether both formulas are true on one of the models (the solver's own evaluation of its formulas). */
-    private static boolean trueOnOne(List<com.microsoft.z3.Model> models, BoolExpr a, BoolExpr b) {
-        for (com.microsoft.z3.Model m : models) {
-            if (m.eval(a, true).isTrue() && m.eval(b, true).isTrue()) {
-                return true;
+    /**
+     * Walks {@code candidates} in declaration order with an action on which r is true and every candidate so far
+     * is not: a candidate not true on it changes nothing; one that is true asks for a new such action, first of
+     * the {@link Probe}, then of the solver on r and the candidates that were true on its earlier answers (a
+     * subset of the conjunction, so "no such action" for it is "none" for the whole; a model on which another
+     * candidate is true adds that candidate and asks again). The first candidate after which no action is left is
+     * where r is covered, exactly where the conjunction of r with every candidate's negation up to it becomes
+     * unsatisfiable. A candidate outside the fragment (free variables, which the solver sets false) is left out.
+     */
+    private Cover cover(Formulas f, Evidence ev, AnalyzedRule r, List<AnalyzedRule> candidates,
+            List<Probe.Point> samples) {
+        List<AnalyzedRule> cands = new ArrayList<>();
+        for (AnalyzedRule s : candidates) {
+            if (f.rule(s).reason() == null) {
+                cands.add(s);
             }
         }
-        return false;
+        Probe.Point m = samples.get(0);
+        List<Probe.Point> seen = new ArrayList<>(samples);
+        List<Probe.Lit> goal = new ArrayList<>();
+        goal.add(Probe.Lit.of(Probe.Kind.TRUE, r));
+        List<AnalyzedRule> forcing = new ArrayList<>();
+        java.util.Set<AnalyzedRule> overlap = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        int covered = -1;
+        for (int j = 0; j < cands.size() && covered < 0; j++) {
+            AnalyzedRule s = cands.get(j);
+            goal.add(Probe.Lit.of(Probe.Kind.NOT_TRUE, s));
+            if (!m.isTrue(s)) {
+                continue;
+            }
+            overlap.add(s);
+            Probe.Point next = ev.probe.find(goal, starts(m, seen.get(0)));
+            if (next == null) {
+                forcing.add(s);
+                while (next == null) {
+                    // an action on which r is true and the forcing candidates are not, from the probe or the solver
+                    List<Probe.Lit> sub = new ArrayList<>();
+                    sub.add(Probe.Lit.of(Probe.Kind.TRUE, r));
+                    for (AnalyzedRule t : forcing) {
+                        sub.add(Probe.Lit.of(Probe.Kind.NOT_TRUE, t));
+                    }
+                    Probe.Point q = ev.probe.find(sub, starts(m, seen.get(0)));
+                    if (q == null) {
+                    List<BoolExpr> parts = new ArrayList<>();
+                    parts.add(f.rule(r).isTrue());
+                    for (AnalyzedRule t : forcing) {
+                        parts.add(f.not(f.rule(t).isTrue()));
+                    }
+                    Formulas.Answer a = f.check(parts.toArray(new BoolExpr[0]));
+                    if (a.unsat()) {
+                        covered = j;
+                        break;
+                    }
+                    if (!a.sat()) {
+                        return Cover.UNKNOWN;
+                    }
+                    q = ev.probe.point(f.space.witness(a.model(), "sample-cover-" + r.ruleId()));
+                    if (q == null || !q.isTrue(r) || forcing.stream().anyMatch(q::isTrue)) {
+                        return Cover.UNKNOWN; // the engine does not read the model as the encoding does
+                    }
+                    }
+                    List<AnalyzedRule> more = new ArrayList<>();
+                    for (int i = 0; i <= j; i++) {
+                        if (q.isTrue(cands.get(i))) {
+                            more.add(cands.get(i));
+                        }
+                    }
+                    if (more.isEmpty()) {
+                        next = q;
+                        ev.probe.remember(q);
+                    } else {
+                        overlap.addAll(more);
+                        forcing.addAll(more);
+                    }
+                }
+            }
+            if (next != null) {
+                m = next;
+                seen.add(m);
+            }
+        }
+        if (covered < 0) {
+            return new Cover(null, seen);
+        }
+        List<AnalyzedRule> related = new ArrayList<>();
+        BoolExpr rTrue = f.rule(r).isTrue();
+        for (int i = 0; i <= covered; i++) {
+            AnalyzedRule s = cands.get(i);
+            if (overlap.contains(s) || ev.bothTrue(r, s)) {
+                related.add(s);
+                continue;
+            }
+            Found both = ev.ask(List.of(Probe.Lit.of(Probe.Kind.TRUE, r), Probe.Lit.of(Probe.Kind.TRUE, s)),
+                    starts(seen.get(0), ev.probe.trueOf(s)), () -> new BoolExpr[] {rTrue, f.rule(s).isTrue()},
+                    "sample-both-" + r.ruleId());
+            if (!both.unsat()) {
+                related.add(s);
+            }
+        }
+        return new Cover(related, seen);
     }
 
     /**
@@ -422,26 +485,37 @@ public final class PolicyAnalyzer {
      * earlier rules of its effect; for an overridden one, a DENY. Null when no replay confirms it.
      */
     private Map<String, Object> coverWitness(Formulas f, Evidence ev, List<AnalyzedRule> kept, AnalyzedRule r,
-            List<AnalyzedRule> related, Replay replay, boolean overridden) {
+            Replay replay, boolean overridden, boolean denied) {
         List<BoolExpr> quiet = new ArrayList<>();
+        List<Probe.Lit> goal = new ArrayList<>();
         quiet.add(f.rule(r).isTrue());
+        goal.add(Probe.Lit.of(Probe.Kind.TRUE, r));
         for (AnalyzedRule k : kept) {
             if (!overridden && r.effect() == Effect.ALLOW && k.effect() == Effect.DENY && !ev.excludes(r, k)) {
                 quiet.add(f.not(f.rule(k).isTrue()));
+                goal.add(Probe.Lit.of(Probe.Kind.NOT_TRUE, k));
             }
             if (f.rule(k).reason() != null || !f.rule(k).error().isFalse()) {
                 quiet.add(f.not(f.rule(k).fails()));
+                goal.add(Probe.Lit.of(Probe.Kind.NOT_FAILS, k));
             }
         }
-        Formulas.Answer a = f.check(quiet.toArray(new BoolExpr[0]));
+        String id = "witness-" + (overridden ? "overridden" : "shadowed") + "-" + r.ruleId();
+        // `denied`: r is overridden, so no action makes r true and every DENY rule not true, and the first
+        // question's answer is known to be no
+        // the witness is searched from the plainest action with no regard to what this thread met before, so
+        // that it does not depend on the jobs or the order the rules were taken in (tidy then rounds it)
+        Found a = denied ? new Found(com.microsoft.z3.Status.UNSATISFIABLE, null, null, false)
+                : ev.askCanonical(goal, () -> quiet.toArray(new BoolExpr[0]), id);
         if (!a.sat()) {
-            a = f.check(f.rule(r).isTrue());
+            a = ev.askCanonical(List.of(Probe.Lit.of(Probe.Kind.TRUE, r)), () -> new BoolExpr[] {f.rule(r).isTrue()},
+                    id);
         }
         if (!a.sat()) {
             return null;
         }
-        Map<String, Object> w = f.space.witness(a.model(), "witness-" + (overridden ? "overridden" : "shadowed")
-                + "-" + r.ruleId());
+        Map<String, Object> w = copy(a.witness());
+        w.put("id", id);
         java.util.function.Predicate<Map<String, Object>> shows = x -> {
             Optional<Decision> d = replay.decide(x);
             if (d.isEmpty() || !Replay.value(r, x).orElse(false)) {
@@ -609,6 +683,10 @@ public final class PolicyAnalyzer {
         if (f.rule(r).reason() == null && f.rule(r).error().isFalse()) {
             return 0; // the encoding says the condition never fails: the query below is unsatisfiable
         }
+        // the failure alone first: when no action makes the rule fail, the conjunction below has none either
+        if (f.check(f.rule(r).fails()).unsat()) {
+            return 0;
+        }
         List<BoolExpr> parts = new ArrayList<>();
         parts.add(f.rule(r).fails());
         for (AnalyzedRule d : kept) {
@@ -667,22 +745,78 @@ public final class PolicyAnalyzer {
     }
 
     /**
-     * Actions the solver found for rules of one thread's {@link Formulas}, validated once, with what the engine's
-     * own evaluation of rules' conditions gives on them. They settle queries of the form "is there a valid action
-     * on which ..." when such an action is at hand: the engine's evaluation is the ground truth the encoding must
-     * match, and every sample is a model of the schema facts, so a "yes" so shown is what the solver would answer
-     * (an exact encoding cannot disagree; an inexact one would only have made a false claim). Never used to
-     * answer "no": when no sample shows it, the solver is asked as before. Not thread-safe.
+     * An answer to "is there a valid action on which ...": SAT with an action (found by the {@link Probe}, or the
+     * solver's model read back as an action), or the solver's UNSAT or UNKNOWN. {@code agrees} says whether the
+     * engine's conditions give the literals asked for on that action (always, unless the encoding departs from
+     * the engine on the solver's model).
+     */
+    private record Found(com.microsoft.z3.Status status, Probe.Point point, Map<String, Object> witness,
+            boolean agrees) {
+        boolean sat() {
+            return status == com.microsoft.z3.Status.SATISFIABLE;
+        }
+
+        boolean unsat() {
+            return status == com.microsoft.z3.Status.UNSATISFIABLE;
+        }
+    }
+
+    /**
+     * Actions met for rules of one thread's {@link Formulas}, each validated once, with what the engine's own
+     * evaluation of rules' conditions gives on them. They settle queries of the form "is there a valid action on
+     * which ..." when such an action is at hand: the engine's evaluation is the ground truth the encoding must
+     * match, and every such action lies in the schema's domains, so a "yes" so shown is what the solver would
+     * answer (an exact encoding cannot disagree; an inexact one would only have made a false claim). Never used
+     * to answer "no": when no action shows it, the solver is asked as before. Not thread-safe.
      */
     private static final class Evidence {
         private final Formulas f;
         private final Map<AnalyzedRule, FieldBounds> bounds;
-        private final Map<AnalyzedRule, Optional<Sample>> trueSamples = new java.util.IdentityHashMap<>();
-        private final Map<AnalyzedRule, Sample> otherSamples = new java.util.IdentityHashMap<>();
+        final Probe probe;
+        private final Map<AnalyzedRule, Optional<Probe.Point>> trueSamples = new java.util.IdentityHashMap<>();
+        private final Map<AnalyzedRule, Probe.Point> otherSamples = new java.util.IdentityHashMap<>();
 
         Evidence(Formulas f, Map<AnalyzedRule, FieldBounds> bounds) {
             this.f = f;
             this.bounds = bounds;
+            this.probe = new Probe(f.space.action(), f.space.wallets(), f.space.workspaces(),
+                    r -> f.rule(r).reason() != null);
+        }
+
+        /**
+         * Whether some valid action meets {@code goal}, whose conjunction the solver's formula {@code parts}
+         * states: first a search of the {@link Probe} from {@code starts}, then the solver.
+         */
+        Found ask(List<Probe.Lit> goal, List<Probe.Point> starts,
+                java.util.function.Supplier<BoolExpr[]> parts, String id) {
+            return ask(probe.find(goal, starts), goal, parts, id);
+        }
+
+        /** {@link #ask}, the search made from {@link Probe#zero()} with no regard to earlier searches. */
+        Found askCanonical(List<Probe.Lit> goal, java.util.function.Supplier<BoolExpr[]> parts, String id) {
+            return ask(probe.findCanonical(goal), goal, parts, id);
+        }
+
+        private Found ask(Probe.Point p, List<Probe.Lit> goal, java.util.function.Supplier<BoolExpr[]> parts,
+                String id) {
+            if (p != null) {
+                return new Found(com.microsoft.z3.Status.SATISFIABLE, p, p.witness, true);
+            }
+            Formulas.Answer a = f.check(parts.get());
+            if (!a.sat()) {
+                return new Found(a.status(), null, null, false);
+            }
+            Map<String, Object> w = f.space.witness(a.model(), id);
+            Probe.Point q = probe.point(w);
+            if (q == null) {
+                return new Found(com.microsoft.z3.Status.SATISFIABLE, null, w, false);
+            }
+            boolean agrees = true;
+            for (Probe.Lit l : goal) {
+                agrees &= q.holds(l);
+            }
+            probe.remember(q);
+            return new Found(com.microsoft.z3.Status.SATISFIABLE, q, w, agrees);
         }
 
         /**
@@ -704,64 +838,33 @@ public final class PolicyAnalyzer {
             return out;
         }
 
-        /** A model and its action as the engine reads it, with the rules' results on it as they are asked for. */
-        private final class Sample {
-            final com.microsoft.z3.Model model;
-            final dev.custody.engine.check.Payload payload;
-            final Map<AnalyzedRule, Optional<Boolean>> values = new java.util.IdentityHashMap<>();
-            final Map<AnalyzedRule, Boolean> applies = new java.util.IdentityHashMap<>();
+        void trueSample(AnalyzedRule r, Probe.Point p) {
+            trueSamples.put(r, Optional.ofNullable(p));
+        }
 
-            Sample(com.microsoft.z3.Model model, dev.custody.engine.check.Payload payload) {
-                this.model = model;
-                this.payload = payload;
-            }
-
-            /** The condition's result, targeting aside: TRUE, FALSE, or empty when it fails. */
-            Optional<Boolean> value(AnalyzedRule s) {
-                return values.computeIfAbsent(s, x -> Replay.value(x, payload));
-            }
-
-            /** Whether the rule's policy targets the action and its condition is true on it. */
-            boolean isTrue(AnalyzedRule s) {
-                return applies.computeIfAbsent(s, x -> f.space.applies(model, x.walletIds(), x.workspaceId()))
-                        && value(s).orElse(false);
+        void otherSample(AnalyzedRule r, Probe.Point p) {
+            if (p != null) {
+                otherSamples.put(r, p);
             }
         }
 
-        private Sample sample(com.microsoft.z3.Model m, Map<String, Object> witness) {
-            return Replay.payload(witness).map(p -> new Sample(m, p)).orElse(null);
-        }
-
-        void trueSample(AnalyzedRule r, com.microsoft.z3.Model m, Map<String, Object> witness) {
-            trueSamples.put(r, Optional.ofNullable(sample(m, witness)));
-        }
-
-        void otherSample(AnalyzedRule r, com.microsoft.z3.Model m, Map<String, Object> witness) {
-            Sample x = sample(m, witness);
-            if (x != null) {
-                otherSamples.put(r, x);
-            }
-        }
-
-        /** An action on which the rule is true, found on first use (one query); null when there is none at hand. */
-        private Sample trueSample(AnalyzedRule s) {
+        /** An action on which the rule is true, found on first use; null when there is none at hand. */
+        private Probe.Point trueSample(AnalyzedRule s) {
             return trueSamples.computeIfAbsent(s, x -> {
                 Formulas.RuleFormula sf = f.rule(x);
                 if (sf.reason() != null) {
                     return Optional.empty();
                 }
-                Formulas.Answer a = f.check(sf.isTrue());
-                if (!a.sat()) {
-                    return Optional.empty();
-                }
-                Sample out = sample(a.model(), f.space.witness(a.model(), "sample-true-" + x.ruleId()));
-                return Optional.ofNullable(out).filter(y -> y.isTrue(x));
+                Found a = ask(List.of(Probe.Lit.of(Probe.Kind.TRUE, x)), starts(probe.trueOf(x)),
+                        () -> new BoolExpr[] {sf.isTrue()}, "sample-true-" + x.ruleId());
+                return a.sat() && a.agrees() ? Optional.of(a.point()) : Optional.empty();
             }).orElse(null);
         }
 
         /** Whether some sample shows an action on which the two conditions give different results. */
         boolean differ(AnalyzedRule r, AnalyzedRule s) {
-            for (Sample x : new Sample[] {trueSample(r), otherSamples.get(r), trueSample(s), otherSamples.get(s)}) {
+            for (Probe.Point x : new Probe.Point[] {trueSample(r), otherSamples.get(r), trueSample(s),
+                    otherSamples.get(s)}) {
                 if (x != null && !x.value(r).equals(x.value(s))) {
                     return true;
                 }
@@ -771,26 +874,12 @@ public final class PolicyAnalyzer {
 
         /** Whether some sample shows an action on which both rules are true (targeting included). */
         boolean bothTrue(AnalyzedRule r, AnalyzedRule s) {
-            Sample x = trueSamples.getOrDefault(r, Optional.empty()).orElse(null);
+            Probe.Point x = trueSamples.getOrDefault(r, Optional.empty()).orElse(null);
             if (x != null && x.isTrue(r) && x.isTrue(s)) {
                 return true;
             }
-            Sample y = trueSample(s);
+            Probe.Point y = trueSample(s);
             return y != null && y.isTrue(r) && y.isTrue(s);
-        }
-
-        /** Whether r's sample is an action on which r is true and none of {@code others} is. */
-        boolean trueAlone(AnalyzedRule r, List<AnalyzedRule> others) {
-            Sample x = trueSamples.getOrDefault(r, Optional.empty()).orElse(null);
-            if (x == null || !x.isTrue(r)) {
-                return false;
-            }
-            for (AnalyzedRule s : others) {
-                if (s != r && x.isTrue(s)) {
-                    return false;
-                }
-            }
-            return true;
         }
     }
 
