@@ -254,7 +254,7 @@ public final class CustodySpark {
                 }
             } else if (f != null && f.refusedM != null) {
                 return StreamLines.unavailable(action, StreamLines.lateError(action.at(), f.refusedM, LATENESS));
-            } else if (f == null || f.usd == null) {
+            } else if (f == null || f.velocity() == null) {
                 throw new IllegalStateException("no velocity figures for line " + a.number());
             } else {
                 Velocity v = f.velocity();
