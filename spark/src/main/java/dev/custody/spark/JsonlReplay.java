@@ -446,11 +446,55 @@ final class JsonlReplay {
         }
     }
 
-    /** The key of a query's figures: its line's split, then its position. */
-    record SplitPos(int split, long pos) implements Comparable<SplitPos>, Serializable {
+    /**
+     * The key of a query's figures: its line's split, then its position (for the group tasks' shuffle: the task, then
+     * the position). A class, not a record, so that Kryo can build it ({@link KryoClasses}).
+     */
+    static final class SplitPos implements Comparable<SplitPos>, java.io.Externalizable {
+        private static final long serialVersionUID = 1L;
+        private int split;
+        private long pos;
+
+        public SplitPos() {}
+
+        SplitPos(int split, long pos) {
+            this.split = split;
+            this.pos = pos;
+        }
+
+        int split() {
+            return split;
+        }
+
+        long pos() {
+            return pos;
+        }
+
         @Override
         public int compareTo(SplitPos o) {
             return split != o.split ? Integer.compare(split, o.split) : Long.compare(pos, o.pos);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SplitPos p && p.split == split && p.pos == pos;
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * split + Long.hashCode(pos);
+        }
+
+        @Override
+        public void writeExternal(java.io.ObjectOutput out) throws IOException {
+            out.writeInt(split);
+            out.writeLong(pos);
+        }
+
+        @Override
+        public void readExternal(java.io.ObjectInput in) throws IOException {
+            split = in.readInt();
+            pos = in.readLong();
         }
     }
 

@@ -271,6 +271,11 @@ public final class ReplayJob {
             throw new IllegalArgumentException("no Spark master: give --master URL (e.g. local[2]) or run through spark-submit");
         }
         SparkSession.Builder builder = SparkSession.builder().appName("custody-replay");
+        if (System.getProperty("spark.serializer") == null) {
+            // the shuffled classes in their compact forms through Kryo (KryoClasses), unless the cluster names a serializer
+            builder.config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+                    .config("spark.kryo.registrator", KryoClasses.class.getName());
+        }
         if (args.master() != null) {
             builder.master(args.master());
             if (args.master().startsWith("local")) {
