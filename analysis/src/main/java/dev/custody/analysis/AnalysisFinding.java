@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * One finding about one rule, with the DESIGN §7 fields. Immutable and thread-safe.
+ * One finding about one rule, with the fields of docs/design.md §5.1. Immutable and thread-safe.
  *
  * @param kind what was found
  * @param rule the rule it is about (policy id, rule id, trigger action, file, line, column)

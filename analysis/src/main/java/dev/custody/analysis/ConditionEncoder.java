@@ -24,7 +24,7 @@ import java.util.Map;
 /**
  * Translates a checked CEL condition into a pair of solver formulas: {@code value} (what it evaluates to when it
  * does not fail) and {@code error} (whether it fails at run time), with the meaning cel-java gives it at every
- * value (docs/design.md §3, §7.3): {@code &&}/{@code ||} absorb an error on either side when the other side
+ * value (docs/design.md §3, §13): {@code &&}/{@code ||} absorb an error on either side when the other side
  * decides, {@code !} and {@code ?:} pass errors on, a read of an absent optional field or {@code decoded_args} key
  * fails.
  *

@@ -2,7 +2,7 @@ package dev.custody.analysis;
 
 import java.util.Locale;
 
-/** The kinds of analysis finding (DESIGN §7 "Analysis"), in the order a rule's findings are listed. */
+/** The kinds of analysis finding (docs/design.md §5.1), in the order a rule's findings are listed. */
 public enum FindingKind {
     /** No valid action makes the rule true. */
     UNSATISFIABLE("error"),

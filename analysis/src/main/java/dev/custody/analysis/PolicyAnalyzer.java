@@ -707,11 +707,11 @@ public final class PolicyAnalyzer {
         /** A model and its action as the engine reads it, with the rules' results on it as they are asked for. */
         private final class Sample {
             final com.microsoft.z3.Model model;
-            final dev.custody.engine.payload.Payload payload;
+            final dev.custody.engine.check.Payload payload;
             final Map<AnalyzedRule, Optional<Boolean>> values = new java.util.IdentityHashMap<>();
             final Map<AnalyzedRule, Boolean> applies = new java.util.IdentityHashMap<>();
 
-            Sample(com.microsoft.z3.Model model, dev.custody.engine.payload.Payload payload) {
+            Sample(com.microsoft.z3.Model model, dev.custody.engine.check.Payload payload) {
                 this.model = model;
                 this.payload = payload;
             }

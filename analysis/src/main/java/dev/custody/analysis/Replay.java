@@ -1,14 +1,14 @@
 package dev.custody.analysis;
 
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionReader;
-import dev.custody.engine.payload.PayloadResult;
-import dev.custody.engine.payload.PayloadValidator;
+import dev.custody.engine.check.ActionReader;
+import dev.custody.engine.check.PayloadResult;
+import dev.custody.engine.check.PayloadValidator;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -22,7 +22,7 @@ final class Replay {
     private final PolicyEngine engine;
 
     Replay(PolicySet set, RuleCompiler compiler) {
-        this.engine = PolicyEngine.builder(FilePolicySource.of(set.documents())).compiler(compiler)
+        this.engine = PolicyEngine.builder(FilePolicySource.of(set.documents()))
                 .timeBudget(Duration.ofSeconds(10)).build();
     }
 
@@ -46,7 +46,7 @@ final class Replay {
     }
 
     /** A witness validated once, to evaluate many conditions on: empty when the engine does not accept it. */
-    static Optional<dev.custody.engine.payload.Payload> payload(Map<String, Object> witness) {
+    static Optional<dev.custody.engine.check.Payload> payload(Map<String, Object> witness) {
         Optional<Action> a = action(witness);
         if (a.isEmpty()) {
             return Optional.empty();
@@ -56,7 +56,7 @@ final class Replay {
     }
 
     /** What one rule's condition gives on a validated witness: TRUE, FALSE, or empty for a failure. */
-    static Optional<Boolean> value(AnalyzedRule rule, dev.custody.engine.payload.Payload payload) {
+    static Optional<Boolean> value(AnalyzedRule rule, dev.custody.engine.check.Payload payload) {
         ConditionResult r = rule.condition().evaluate(payload, System.nanoTime() + 5_000_000_000L);
         return r instanceof ConditionResult.Value b ? Optional.of(b.value()) : Optional.empty();
     }

@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.Decision;
 import dev.custody.engine.Outcome;
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -15,7 +15,7 @@ import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.lifecycle.AfterContainer;
 
 /**
- * The one differential harness (docs/design.md §3.16) with all five parts: cel-java, the compiled path, the branch
+ * The one differential harness (docs/design.md §10.2) with all five parts: cel-java, the compiled path, the branch
  * probe, the solver's formulas ({@link Z3Part}) and the cost estimate, on generated conditions times generated
  * actions ({@link DifferentialHarness#cases}). No part may disagree with cel-java on any pair.
  *

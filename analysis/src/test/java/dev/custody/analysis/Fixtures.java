@@ -2,12 +2,12 @@ package dev.custody.analysis;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.Decision;
-import dev.custody.engine.payload.ActionReader;
-import dev.custody.engine.policy.PolicyFiles;
+import dev.custody.engine.check.ActionReader;
+import dev.custody.engine.files.PolicyFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -47,7 +47,7 @@ final class Fixtures {
 
     /** The engine a service would embed, over the set's documents. */
     static PolicyEngine engine(PolicySet set) {
-        return PolicyEngine.builder(FilePolicySource.of(set.documents())).compiler(COMPILER).build();
+        return PolicyEngine.builder(FilePolicySource.of(set.documents())).build();
     }
 
     /** The engine's decision for an action given as a map (a witness); fails the test when it does not read. */

@@ -25,7 +25,7 @@ import net.jqwik.api.RandomGenerator;
 import net.jqwik.api.Example;
 
 /**
- * The differential harness catches a divergence planted in each of its parts (the five of DESIGN §8 and the
+ * The differential harness catches a divergence planted in each of its parts (the five of docs/design.md §10.2 and the
  * guard analysis): a wrong variant of the part
  * replaces the real one, the harness runs on generated pairs (a fixed seed) until it reports a disagreement, and
  * the disagreement must name the planted part, with the condition, the action and both values, on a pair where

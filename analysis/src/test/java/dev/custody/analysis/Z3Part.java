@@ -14,7 +14,7 @@ import com.microsoft.z3.Sort;
 import com.microsoft.z3.Status;
 import dev.custody.engine.compile.CompiledCondition;
 import dev.custody.engine.compile.ConditionResult;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.properties.DifferentialHarness;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;

@@ -6,7 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
- * The process's one {@link RuleCompiler} (immutable and thread-safe, so every command shares it).
+ * The process's one {@link RuleCompiler} ({@link RuleCompiler#shared()}: immutable and thread-safe, so every command
+ * and every engine shares it).
  *
  * <p>Building it is most of a cold {@code custody validate}: cel-java's environments for both trigger actions,
  * and a warm-up evaluation, load some two thousand classes. {@code custody}'s main starts building it on a
@@ -24,7 +25,7 @@ public final class Compilers {
             shared = new CompletableFuture<>();
             Thread t = new Thread(() -> {
                 try {
-                    shared.complete(RuleCompiler.create());
+                    shared.complete(RuleCompiler.shared());
                 } catch (RuntimeException | Error e) {
                     shared.completeExceptionally(e);
                 }
@@ -39,7 +40,7 @@ public final class Compilers {
         CompletableFuture<RuleCompiler> f;
         synchronized (Compilers.class) {
             if (shared == null) {
-                shared = CompletableFuture.completedFuture(RuleCompiler.create());
+                shared = CompletableFuture.completedFuture(RuleCompiler.shared());
             }
             f = shared;
         }

@@ -57,7 +57,7 @@ public interface ConformanceSubject {
      * @param actionJson one action object (docs/design.md §4), possibly malformed
      * @param now the clock instant used when the action carries no {@code at}; null for the real clock
      * @param budget the wall-clock backstop; null for the subject's default (1 s)
-     * @param costLimit the cost limit (docs/design.md §7.10); null for the subject's default
+     * @param costLimit the cost limit (docs/design.md §3.15); null for the subject's default
      */
     record DecisionRequest(String policiesFileName, String policiesJson, String actionJson, Instant now,
             Duration budget, Long costLimit) {

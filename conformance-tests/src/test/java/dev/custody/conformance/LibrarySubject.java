@@ -2,22 +2,22 @@ package dev.custody.conformance;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.compile.CompileResult;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.Decision;
 import dev.custody.engine.FailureKind;
-import dev.custody.engine.payload.ActionReader;
-import dev.custody.engine.policy.Finding;
+import dev.custody.engine.check.ActionReader;
+import dev.custody.engine.files.Finding;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.PolicyFiles;
-import dev.custody.engine.policy.PolicyReader;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.PolicyFiles;
+import dev.custody.engine.files.PolicyReader;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.policy.Rule;
-import dev.custody.engine.policy.RuleUpdate;
+import dev.custody.engine.validate.RuleUpdate;
 import java.time.Clock;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
@@ -52,7 +52,7 @@ public final class LibrarySubject implements ConformanceSubject {
         if (!request.policiesJson().isBlank() && !request.policiesJson().strip().equals("[]")) {
             documents = List.of(PolicyReader.parse(request.policiesJson(), request.policiesFileName()));
         }
-        PolicyEngine.Builder engine = PolicyEngine.builder(FilePolicySource.of(documents)).compiler(validator.compiler());
+        PolicyEngine.Builder engine = PolicyEngine.builder(FilePolicySource.of(documents));
         if (request.now() != null) {
             engine.clock(Clock.fixed(request.now(), ZoneOffset.UTC));
         }

@@ -1,5 +1,6 @@
 package dev.custody.engine;
 
+import dev.custody.engine.internal.access.EngineAccess;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.List;
 import java.util.Objects;
@@ -21,9 +22,9 @@ import java.util.Objects;
  * DENY caused by a rule (a rule error, or the budget running out in a rule), they name that rule and
  * {@code reason} is null; for other fail-closed DENYs and for NO_MATCH they are null.
  *
- * <p>Built only through the factories ({@link #matched}, {@link #noMatch}, {@link #failClosed}), which keep
- * the combinations consistent: a failure is always a DENY, a match always names its rule. Immutable and
- * thread-safe. {@link #equals} compares every field, elapsed time included; {@link #sameAs} compares what two
+ * <p>Only the engine makes decisions: the factories are not part of the API (engine-core's own code reaches them
+ * through a package its module exports to no one), and they keep the combinations consistent: a failure is always
+ * a DENY, a match always names its rule. Immutable and thread-safe. {@link #equals} compares every field, elapsed time included; {@link #sameAs} compares what two
  * decisions say.
  */
 public final class Decision {
@@ -38,6 +39,29 @@ public final class Decision {
     private final long elapsedNanos;
     private final List<TraceEntry> trace;
     private final String bundleRevision;
+
+    static {
+        EngineAccess.install(new EngineAccess.Decisions() {
+            @Override
+            public Decision matched(String actionId, TriggerAction action, Outcome outcome, String policyId,
+                    String ruleId, String reason, long elapsedNanos, List<TraceEntry> trace, String bundleRevision) {
+                return Decision.matched(actionId, action, outcome, policyId, ruleId, reason, elapsedNanos, trace,
+                        bundleRevision);
+            }
+
+            @Override
+            public Decision noMatch(String actionId, TriggerAction action, long elapsedNanos, List<TraceEntry> trace,
+                    String bundleRevision) {
+                return Decision.noMatch(actionId, action, elapsedNanos, trace, bundleRevision);
+            }
+
+            @Override
+            public Decision failClosed(String actionId, TriggerAction action, FailureKind failure, String error,
+                    String policyId, String ruleId, long elapsedNanos, List<TraceEntry> trace) {
+                return Decision.failClosed(actionId, action, failure, error, policyId, ruleId, elapsedNanos, trace);
+            }
+        });
+    }
 
     private Decision(String actionId, TriggerAction action, Outcome outcome, String policyId, String ruleId,
             String reason, FailureKind failure, String error, long elapsedNanos, List<TraceEntry> trace) {
@@ -65,7 +89,7 @@ public final class Decision {
      *
      * @throws IllegalArgumentException when {@code outcome} is NO_MATCH
      */
-    public static Decision matched(String actionId, TriggerAction action, Outcome outcome, String policyId,
+    static Decision matched(String actionId, TriggerAction action, Outcome outcome, String policyId,
             String ruleId, String reason, long elapsedNanos, List<TraceEntry> trace) {
         if (outcome == Outcome.NO_MATCH) {
             throw new IllegalArgumentException("a matched rule decides ALLOW or DENY, not NO_MATCH");
@@ -78,7 +102,7 @@ public final class Decision {
      * {@link #matched(String, TriggerAction, Outcome, String, String, String, long, List)} in the bundle of that
      * revision ({@link #bundleRevision()}; null for none), made at once rather than copied by {@link #inBundle}.
      */
-    public static Decision matched(String actionId, TriggerAction action, Outcome outcome, String policyId,
+    static Decision matched(String actionId, TriggerAction action, Outcome outcome, String policyId,
             String ruleId, String reason, long elapsedNanos, List<TraceEntry> trace, String bundleRevision) {
         if (outcome == Outcome.NO_MATCH) {
             throw new IllegalArgumentException("a matched rule decides ALLOW or DENY, not NO_MATCH");
@@ -88,19 +112,19 @@ public final class Decision {
     }
 
     /** No rule matched: the normal approval flow continues. */
-    public static Decision noMatch(String actionId, TriggerAction action, long elapsedNanos, List<TraceEntry> trace) {
+    static Decision noMatch(String actionId, TriggerAction action, long elapsedNanos, List<TraceEntry> trace) {
         return new Decision(actionId, action, Outcome.NO_MATCH, null, null, null, null, null, elapsedNanos, trace);
     }
 
     /** {@link #noMatch(String, TriggerAction, long, List)} in the bundle of that revision (null for none). */
-    public static Decision noMatch(String actionId, TriggerAction action, long elapsedNanos, List<TraceEntry> trace,
+    static Decision noMatch(String actionId, TriggerAction action, long elapsedNanos, List<TraceEntry> trace,
             String bundleRevision) {
         return new Decision(actionId, action, Outcome.NO_MATCH, null, null, null, null, null, elapsedNanos, trace,
                 bundleRevision);
     }
 
     /** A fail-closed DENY with no rule attribution. */
-    public static Decision failClosed(String actionId, TriggerAction action, FailureKind failure, String error,
+    static Decision failClosed(String actionId, TriggerAction action, FailureKind failure, String error,
             long elapsedNanos) {
         return failClosed(actionId, action, failure, error, null, null, elapsedNanos, List.of());
     }
@@ -110,7 +134,7 @@ public final class Decision {
      *
      * @param error one line saying what failed
      */
-    public static Decision failClosed(String actionId, TriggerAction action, FailureKind failure, String error,
+    static Decision failClosed(String actionId, TriggerAction action, FailureKind failure, String error,
             String policyId, String ruleId, long elapsedNanos, List<TraceEntry> trace) {
         return new Decision(actionId, action, Outcome.DENY, policyId, ruleId, null,
                 Objects.requireNonNull(failure, "failure"), Objects.requireNonNull(error, "error"), elapsedNanos, trace);

@@ -11,32 +11,32 @@ import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.compile.RuleCompiler;
+import dev.custody.engine.coverage.CoverageHook;
 import dev.custody.engine.coverage.EvaluationObserver;
 import dev.custody.engine.coverage.ObservedRule;
 import dev.custody.engine.internal.bundle.BoundRule;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.Decision;
 import dev.custody.engine.internal.eval.Evaluator;
-import dev.custody.engine.log.DecisionEvent;
-import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.FailureKind;
+import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import dev.custody.engine.schema.Uuids;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 
 /**
  * The engine: decides actions of a workspace against its active policies, fail-closed, with the workspace's
  * compiled bundle cached. It is the one path from policies to decisions: a service embeds it, and every
  * {@code custody} verb (replay, diff, test, bench, eval, the REPL) and the conformance corpus decide through
- * it, over a {@link FilePolicySource}.
+ * it, over a {@code FilePolicySource} (package {@code dev.custody.engine.files}).
  *
  * <pre>{@code
  * PolicyEngine engine = PolicyEngine.builder(workspaceId -> repository.policiesOf(workspaceId)).build();
@@ -79,17 +79,20 @@ import java.util.Objects;
  * {@link CostMeter#DEFAULT_LIMIT} units, calibrated to at most 50 ms of work on the reference machine): past it
  * the decision is a fail-closed DENY with failure {@code cost_budget}. The cost depends on the rules and the
  * action only, so an action decides the same on a loaded service, a quiet laptop and a Spark executor, and a
- * decision log can be audited by replay (docs/design.md §7.10). The wall clock is only a far backstop
+ * decision log can be audited by replay (docs/design.md §3.15). The wall clock is only a far backstop
  * ({@link Builder#timeBudget}, default 1 s) against what the cost cannot see; it is the one thing that can make
  * a decision depend on load, and only on a machine some twenty times slower than the one the limit was
  * calibrated on. Loading and compiling a bundle on a cache miss is counted by neither: it is bounded by the
  * source's own time-outs and done once per invalidation, and counting it would deny the first action after
  * every approval in a large workspace.
  *
- * <h2>Coverage</h2>
- * An {@link EvaluationObserver} set on {@link Builder#evaluationObserver} is told the rules of every bundle built and every
- * rule each decision evaluated, once the decision is made (docs/design.md §7.5); it cannot change a decision.
- * Without one (the default) the engine does no coverage work.
+ * <h2>Observing</h2>
+ * {@link EngineObserver}s registered with {@link Builder#observer} are told every decision, bundle cache lookup and
+ * bundle load, synchronously, on the deciding thread; the decision log and the metrics are observers. They cannot
+ * change a decision (what they throw is ignored), and without one (the default) the engine makes no observer call,
+ * reads no extra clock and keeps no cache statistics. Rule-level observation for coverage (docs/design.md §5.3, §14)
+ * is a tool-only extension ({@code dev.custody.engine.coverage.CoverageHook}), not part of this API; without it
+ * the engine does no coverage work.
  *
  * <h2>Nothing escapes</h2>
  * {@link #evaluate} never throws (null arguments aside): whatever the source, the compiler or a rule throws,
@@ -109,28 +112,25 @@ public final class PolicyEngine {
     private final PolicyValidator validator;
     private final Evaluator evaluator;
     private final boolean warmUp;
-    private final LoadListener listener;
-    private final DecisionLog decisionLog;
+    /** Every observer registered, as one; null when none was (then no observer is called, no time is read). */
     private final EngineObserver observer;
+    /** The tool-only rule-level observer ({@link CoverageHook}); null when none was set. */
     private final EvaluationObserver evaluationObserver;
-    private final Clock clock;
     private final Cache<String, PolicyBundle> cache;
     private final Cache<List<Policy>, PolicyBundle> compiled;
 
     private PolicyEngine(Builder b) {
         this.source = b.source;
-        this.validator = new PolicyValidator(b.compiler);
+        this.validator = new PolicyValidator(RuleCompiler.shared());
         this.evaluator = Evaluator.builder().clock(b.clock).timeBudget(b.timeBudget).costLimit(b.costLimit).build();
         this.warmUp = b.warmUp;
-        this.listener = both(b.listener, b.observer);
-        this.decisionLog = b.decisionLog;
-        this.observer = b.observer;
+        this.observer = Observers.of(b.observers);
         this.evaluationObserver = b.evaluationObserver;
-        this.clock = b.clock;
         long validNanos = b.bundleTtl.toNanos();
         long invalidNanos = b.invalidBundleRetry.toNanos();
         Caffeine<Object, Object> caffeine = Caffeine.newBuilder();
-        if (observer != null) {
+        if (b.observers.stream().anyMatch(Observers::countsCacheLookups)) {
+            // Caffeine's statistics only for an observer that counts hits and misses (the decision log does not)
             caffeine.recordStats(() -> new ObserverStats(observer));
         }
         this.cache = caffeine
@@ -179,11 +179,11 @@ public final class PolicyEngine {
         Objects.requireNonNull(workspaceId, "workspaceId");
         Objects.requireNonNull(action, "action");
         if (workspaceId.isBlank()) {
-            return observed(PolicySource.NO_WORKSPACE, Decision.failClosed(action.id(), action.action(),
+            return observed(PolicySource.NO_WORKSPACE, action, Decision.failClosed(action.id(), action.action(),
                     FailureKind.LOAD, "workspace id is empty", 0), 0);
         }
         if (action.workspaceId() != null && !action.workspaceId().equalsIgnoreCase(workspaceId)) {
-            return observed(key(workspaceId), Decision.failClosed(action.id(), action.action(),
+            return observed(key(workspaceId), action, Decision.failClosed(action.id(), action.action(),
                     FailureKind.MALFORMED_ACTION,
                     "action belongs to workspace `" + action.workspaceId() + "`, not `" + workspaceId + "`", 0), 0);
         }
@@ -192,7 +192,7 @@ public final class PolicyEngine {
 
     /**
      * Decides an action under its own {@code workspace_id}; an action that names none is decided under
-     * {@link PolicySource#NO_WORKSPACE} (for a {@link FilePolicySource}: the policies that name no workspace).
+     * {@link PolicySource#NO_WORKSPACE} (for a {@code FilePolicySource}: the policies that name no workspace).
      * What offline tools use; a service that knows the workspace calls {@link #evaluate(String, Action)}.
      */
     public Decision evaluate(Action action, boolean explain) {
@@ -201,19 +201,19 @@ public final class PolicyEngine {
     }
 
     private Decision decide(String key, Action action, boolean explain) {
-        long start = observer == null ? 0 : System.nanoTime();
-        Decision d = decideUnlogged(key, action, explain);
-        if (decisionLog != null) {
-            decisionLog.offer(new DecisionEvent(key, action, d, clock.instant()));
+        if (observer == null) {
+            return decideUnobserved(key, action, explain);
         }
-        return observer == null ? d : observed(key, d, System.nanoTime() - start);
+        long start = System.nanoTime();
+        Decision d = decideUnobserved(key, action, explain);
+        return observed(key, action, d, System.nanoTime() - start);
     }
 
-    /** Tells the observer (if any) about a decision; whatever it throws changes nothing. */
-    private Decision observed(String key, Decision d, long nanos) {
+    /** Tells the observers (if any) about a decision; whatever they throw changes nothing. */
+    private Decision observed(String key, Action action, Decision d, long nanos) {
         if (observer != null) {
             try {
-                observer.decided(key, d, nanos);
+                observer.decided(key, action, d, nanos);
             } catch (RuntimeException | Error e) {
                 // an observer counts, it does not decide: its failure changes no decision
             }
@@ -221,7 +221,7 @@ public final class PolicyEngine {
         return d;
     }
 
-    private Decision decideUnlogged(String key, Action action, boolean explain) {
+    private Decision decideUnobserved(String key, Action action, boolean explain) {
         PolicyBundle bundle;
         try {
             bundle = bundle(key);
@@ -238,8 +238,8 @@ public final class PolicyEngine {
     private record Evaluated(BoundRule rule, Payload payload, ConditionResult result) {}
 
     /**
-     * {@link #decideUnlogged} with an observer: the same evaluations, remembered, then reported (only those of the
-     * decision returned), outside the time budget; whatever the observer throws is dropped.
+     * {@link #decideUnobserved} with a rule-level observer: the same evaluations, remembered, then reported (only
+     * those of the decision returned), outside the time budget; whatever the observer throws is dropped.
      */
     private Decision decideObserved(PolicyBundle bundle, Action action, boolean explain) {
         List<Evaluated> seen = new ArrayList<>();
@@ -261,14 +261,14 @@ public final class PolicyEngine {
 
     /**
      * Loads the bundle of the action's workspace now, unless it is cached, so that load and compile problems
-     * reach the {@link LoadListener} in the caller's order (a replay reports them in stream order) rather than
+     * reach the {@link EngineObserver}s in the caller's order (a replay reports them in stream order) rather than
      * on whichever thread decides first. Never throws for a failing source.
      */
     public void preload(Action action) {
         try {
             bundle(keyOf(Objects.requireNonNull(action, "action")));
         } catch (LoadFailure e) {
-            // reported to the listener; the evaluation will deny
+            // reported to the observers; the evaluation will deny
         }
     }
 
@@ -322,11 +322,11 @@ public final class PolicyEngine {
             bundle = PolicyBundle.failed(new BundleError("*", Diagnostic.at("", DiagnosticCode.PARSE_ERROR,
                     "policies could not be compiled: " + e.getClass().getSimpleName(), null)));
         }
-        if (listener != null) {
+        if (observer != null) {
             try {
-                listener.loaded(key, bundle.errors());
+                observer.bundleLoaded(key, bundle.errors());
             } catch (RuntimeException | Error e) {
-                // a listener is told, it does not decide: its failure changes no decision
+                // an observer is told, it does not decide: its failure changes no decision
             }
         }
         return bundle;
@@ -345,11 +345,11 @@ public final class PolicyEngine {
     }
 
     private LoadFailure failed(String key, LoadFailure failure) {
-        if (listener != null) {
+        if (observer != null) {
             try {
-                listener.failed(key, failure.getMessage());
+                observer.loadFailed(key, failure.getMessage());
             } catch (RuntimeException | Error e) {
-                // as in load(): a listener's failure changes no decision
+                // as in load(): an observer's failure changes no decision
             }
         }
         return failure;
@@ -379,30 +379,17 @@ public final class PolicyEngine {
         return evaluator.costLimit();
     }
 
-    /** The load listener and the observer, both told (either may be null). */
-    private static LoadListener both(LoadListener first, LoadListener second) {
-        if (first == null || second == null) {
-            return first == null ? second : first;
-        }
-        return new LoadListener() {
-            @Override
-            public void loaded(String workspaceId, List<BundleError> errors) {
-                try {
-                    first.loaded(workspaceId, errors);
-                } finally {
-                    second.loaded(workspaceId, errors);
-                }
-            }
+    /**
+     * Whether this engine calls any hook: an observer, a rule-level observer, or Caffeine's statistics (kept only
+     * for observers' cache hits and misses). For the test that holds the hot path free of hooks nobody set.
+     */
+    boolean hooked() {
+        return observer != null || evaluationObserver != null || cache.policy().isRecordingStats();
+    }
 
-            @Override
-            public void failed(String workspaceId, String message) {
-                try {
-                    first.failed(workspaceId, message);
-                } finally {
-                    second.failed(workspaceId, message);
-                }
-            }
-        };
+    /** Whether Caffeine keeps statistics for the observers' cache hits and misses. For tests. */
+    boolean recordsCacheStats() {
+        return cache.policy().isRecordingStats();
     }
 
     /** Caffeine's statistics of the bundle cache, handed to the observer as hits and misses (nothing kept). */
@@ -462,36 +449,9 @@ public final class PolicyEngine {
         }
     }
 
-    /**
-     * Told about every bundle the engine loads: for reporting (the CLI prints a workspace's compile errors
-     * once, at file:line:column) and monitoring. Called on the loading thread, while the workspace's cache
-     * entry is being computed: an implementation must be quick, must not throw, and must not call back into
-     * the engine for the same workspace. Implementations must be thread-safe. Both methods do nothing unless
-     * overridden.
-     */
-    public interface LoadListener {
-        /**
-         * A workspace's bundle was built.
-         *
-         * @param workspaceId the canonical workspace id, or {@link PolicySource#NO_WORKSPACE}
-         * @param errors why the bundle is invalid (it then denies every action, failure {@code compile}); empty
-         *     when it is valid
-         */
-        default void loaded(String workspaceId, List<BundleError> errors) {
-        }
-
-        /**
-         * The source failed: nothing is cached, the workspace's actions are denied (failure {@code load}) and
-         * the next evaluation loads again.
-         */
-        default void failed(String workspaceId, String message) {
-        }
-    }
-
     /** Builds a {@link PolicyEngine}. Fails fast on bad settings. Not thread-safe; the engine is. */
     public static final class Builder {
         private final PolicySource source;
-        private RuleCompiler compiler;
         private Clock clock = Clock.systemUTC();
         private Duration timeBudget = Evaluator.DEFAULT_BACKSTOP;
         private long costLimit = CostMeter.DEFAULT_LIMIT;
@@ -499,19 +459,15 @@ public final class PolicyEngine {
         private Duration bundleTtl = Duration.ofMinutes(5);
         private Duration invalidBundleRetry = Duration.ofSeconds(5);
         private boolean warmUp = true;
-        private LoadListener listener;
-        private DecisionLog decisionLog;
-        private EngineObserver observer;
+        private final List<EngineObserver> observers = new ArrayList<>();
         private EvaluationObserver evaluationObserver;
+
+        static {
+            CoverageHook.install(new RuleHook());
+        }
 
         private Builder(PolicySource source) {
             this.source = Objects.requireNonNull(source, "source");
-        }
-
-        /** The compiler (and its evaluation bounds); default {@link RuleCompiler#create()}. */
-        public Builder compiler(RuleCompiler compiler) {
-            this.compiler = Objects.requireNonNull(compiler, "compiler");
-            return this;
         }
 
         /** The clock behind {@code context.*} for actions without an instant; default system UTC. */
@@ -578,44 +534,32 @@ public final class PolicyEngine {
         }
 
         /**
-         * Every decision is offered to this log (off the deciding thread: a full queue drops and counts, never
-         * blocks); default none. The caller owns the log and closes it.
-         */
-        public Builder decisionLog(DecisionLog log) {
-            this.decisionLog = Objects.requireNonNull(log, "log");
-            return this;
-        }
-
-        /**
-         * Told synchronously about every decision, bundle cache lookup and bundle load (for metrics, see
-         * {@code dev.custody.engine.metrics.EngineMetrics}); default none. Called on the deciding thread; what it
-         * throws is ignored. A {@link #loadListener} is told as well.
+         * Adds an observer: told synchronously about every decision, bundle cache lookup and bundle load (see
+         * {@link EngineObserver} for what is guaranteed and on which thread). May be called several times: every
+         * observer is told, in the order added, each whatever the others throw. Default none, and then the engine
+         * makes no observer call at all; unless one overrides {@link EngineObserver#bundleCacheHit} or
+         * {@link EngineObserver#bundleCacheMiss}, the cache keeps no statistics for them. The decision log
+         * ({@code dev.custody.engine.log.DecisionLog}) and the metrics
+         * ({@code dev.custody.engine.metrics.EngineMetrics}) are observers; the caller owns them (and closes the
+         * log).
          */
         public Builder observer(EngineObserver observer) {
-            this.observer = Objects.requireNonNull(observer, "observer");
+            observers.add(Objects.requireNonNull(observer, "observer"));
             return this;
         }
 
-        /**
-         * Told the rules of every bundle built and every rule each decision evaluated, for coverage
-         * ({@link dev.custody.engine.coverage.CoverageRecorder}); default none, and then the engine does no
-         * coverage work. It never changes a decision (see {@link EvaluationObserver}).
-         */
-        public Builder evaluationObserver(EvaluationObserver observer) {
-            this.evaluationObserver = Objects.requireNonNull(observer, "observer");
-            return this;
-        }
-
-        /** Told about every bundle load; default none. */
-        public Builder loadListener(LoadListener listener) {
-            this.listener = Objects.requireNonNull(listener, "listener");
-            return this;
+        /** The other side of {@link CoverageHook}: sets the tool-only rule-level observer of a builder. */
+        private static final class RuleHook implements BiConsumer<Builder, EvaluationObserver> {
+            @Override
+            public void accept(Builder builder, EvaluationObserver observer) {
+                if (builder.evaluationObserver != null) {
+                    throw new IllegalStateException("the builder has a rule observer already");
+                }
+                builder.evaluationObserver = observer;
+            }
         }
 
         public PolicyEngine build() {
-            if (compiler == null) {
-                compiler = RuleCompiler.create();
-            }
             return new PolicyEngine(this);
         }
     }

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * Where the engine gets a workspace's policies: a database, the custody API, a directory of files
- * ({@link FilePolicySource}).
+ * ({@code dev.custody.engine.files.FilePolicySource}).
  *
  * <p>The returned list is in <em>declaration order</em>, which decides attribution (the first true rule
  * wins): the API's creation order, or for files the sorted path then the position in the file. It may

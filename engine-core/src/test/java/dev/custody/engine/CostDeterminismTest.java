@@ -6,8 +6,6 @@ import static dev.custody.engine.Fixtures.policy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.custody.engine.Decision;
-import dev.custody.engine.FailureKind;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.Policy;
 import java.util.ArrayList;

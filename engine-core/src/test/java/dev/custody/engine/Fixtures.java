@@ -4,7 +4,7 @@ import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.schema.TriggerAction;
 import java.time.Instant;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.custody.engine.Decision;
+import dev.custody.engine.EngineObserver;
 import dev.custody.engine.FailureKind;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.policy.BundleError;
@@ -71,17 +72,17 @@ class PolicyEngineHardeningTest {
     }
 
     @Test
-    void aListenerThatThrowsChangesNoDecision() {
+    void anObserverThatThrowsChangesNoDecision() {
         PolicyEngine engine = PolicyEngine.builder(ws -> List.of(policy("p", allow("a", "true"))))
                 .timeBudget(PATIENT)
-                .loadListener(new PolicyEngine.LoadListener() {
+                .observer(new EngineObserver() {
                     @Override
-                    public void loaded(String workspaceId, List<BundleError> errors) {
+                    public void bundleLoaded(String workspaceId, List<BundleError> errors) {
                         throw new StackOverflowError();
                     }
 
                     @Override
-                    public void failed(String workspaceId, String message) {
+                    public void loadFailed(String workspaceId, String message) {
                         throw new IllegalStateException();
                     }
                 })
@@ -178,9 +179,9 @@ class PolicyEngineHardeningTest {
         List<List<BundleError>> loaded = new ArrayList<>();
         PolicyEngine engine = PolicyEngine.builder(ws -> List.of(policy("p", deny("d", "withdrawal.value_usdd > 1"))))
                 .timeBudget(PATIENT)
-                .loadListener(new PolicyEngine.LoadListener() {
+                .observer(new EngineObserver() {
                     @Override
-                    public void loaded(String workspaceId, List<BundleError> errors) {
+                    public void bundleLoaded(String workspaceId, List<BundleError> errors) {
                         loaded.add(errors);
                     }
                 })

@@ -10,8 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.custody.engine.Decision;
-import dev.custody.engine.Outcome;
 import dev.custody.engine.policy.Policy;
 import java.time.Duration;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package dev.custody.examples;
 
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.PolicySources;
 import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.schema.TriggerAction;
@@ -52,7 +52,7 @@ public final class EmbeddingExample {
         Files.deleteIfExists(log);
         List<Decision> out = new ArrayList<>();
         // One guard (one engine) per process: it compiles each workspace's policies once and caches the bundle.
-        try (WithdrawalGuard guard = new WithdrawalGuard(FilePolicySource.watching(List.of(policies)), log, registry)) {
+        try (WithdrawalGuard guard = new WithdrawalGuard(PolicySources.watching(List.of(policies)), log, registry)) {
             out.add(guard.decide(WORKSPACE, withdrawal("w-1001", "proposer", 7400.0, 2_592_000)));
             out.add(guard.decide(WORKSPACE, withdrawal("w-1002", "signer", 1500.0, 2_592_000)));
             out.add(guard.decide(WORKSPACE, withdrawal("w-1003", "signer", 9000.0, 2_592_000)));

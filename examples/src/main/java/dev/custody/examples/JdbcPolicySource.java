@@ -1,10 +1,8 @@
 package dev.custody.examples;
 
 import dev.custody.engine.PolicySource;
+import dev.custody.engine.PolicySources;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.PolicyReader;
-import dev.custody.engine.policy.SourcedPolicy;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -48,12 +46,12 @@ public final class JdbcPolicySource implements PolicySource {
             q.setString(1, workspaceId);
             try (ResultSet rows = q.executeQuery()) {
                 while (rows.next()) {
-                    PolicyDocument doc = PolicyReader.parse(rows.getString("document"), rows.getString("name"));
-                    if (!doc.valid()) {
-                        throw new IOException("policy document `" + doc.file() + "` does not read: "
-                                + doc.readErrors().get(0).oneLine());
+                    String name = rows.getString("name");
+                    try {
+                        out.addAll(PolicySources.parse(rows.getString("document"), name));
+                    } catch (IllegalArgumentException e) {
+                        throw new IOException("policy document `" + name + "` does not read: " + e.getMessage());
                     }
-                    doc.policies().stream().map(SourcedPolicy::policy).forEach(out::add);
                 }
             }
         }

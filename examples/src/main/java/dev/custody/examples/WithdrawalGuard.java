@@ -29,7 +29,7 @@ public final class WithdrawalGuard implements AutoCloseable {
         // decisions reach the file off the deciding thread; a full queue drops (and counts) rather than waits
         log = DecisionLog.of(JsonLinesDecisionSink.builder(logFile).maxBytes(64L << 20).keep(5).build());
         engine = PolicyEngine.builder(policies)
-                .decisionLog(log)
+                .observer(log)
                 .observer(EngineMetrics.builder(registry).decisionLog(log).build())
                 .build();
     }

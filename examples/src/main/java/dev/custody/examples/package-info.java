@@ -1,4 +1,5 @@
 /**
- * The examples: an embedding example the README quotes, and the generator of the example action stream.
+ * The examples: an embedding example the README quotes, policy sources (over a database, and a baseline built in
+ * code), and the generator of the example action stream.
  */
 package dev.custody.examples;

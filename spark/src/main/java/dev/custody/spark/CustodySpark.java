@@ -32,7 +32,7 @@ import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 
 /**
- * Replay and diff of an action stream on Apache Spark (docs/design.md §7.6): the decisions {@code custody replay}
+ * Replay and diff of an action stream on Apache Spark (docs/design.md §7): the decisions {@code custody replay}
  * gives, computed by executors through engine-core's one decision path.
  *
  * <p>How: the {@link PolicySet} (the policy files' bytes) is broadcast and each executor JVM compiles it once;

@@ -330,7 +330,7 @@ final class JsonlReplay {
         /** The line as the replay reads it. */
         ActionStream.Line parse() {
             if (length > maxLine) {
-                String text = dev.custody.engine.payload.ActionReader.decode(bytes, offset, length);
+                String text = dev.custody.engine.check.ActionReader.decode(bytes, offset, length);
                 if (text.length() > maxLine) {
                     return reader.parse(new ActionStream.RawLine(number, null, text.length()));
                 }
@@ -342,7 +342,7 @@ final class JsonlReplay {
             for (int i = from; i < from + length; i++) {
                 int c = b[i] & 0xFF;
                 if (c >= 0x80) {
-                    return dev.custody.engine.payload.ActionReader.decode(b, from, length).isBlank();
+                    return dev.custody.engine.check.ActionReader.decode(b, from, length).isBlank();
                 }
                 if (c != ' ' && (c < 0x09 || c > 0x0D) && (c < 0x1C || c > 0x1F)) {
                     return false;

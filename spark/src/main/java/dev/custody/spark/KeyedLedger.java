@@ -3,7 +3,7 @@ package dev.custody.spark;
 import dev.custody.engine.Decision;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.velocity.SettlementStatus;
 import dev.custody.engine.velocity.Velocity;

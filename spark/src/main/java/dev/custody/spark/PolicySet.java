@@ -1,11 +1,10 @@
 package dev.custody.spark;
 
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.compile.RuleCompiler;
-import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.PolicyFiles;
-import dev.custody.engine.policy.PolicyReader;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.PolicyFiles;
+import dev.custody.engine.files.PolicyReader;
 import java.io.IOException;
 import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +34,6 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class PolicySet implements Serializable {
     private static final long serialVersionUID = 1L;
     private static final Map<String, PolicyEngine> ENGINES = new ConcurrentHashMap<>();
-    private static volatile RuleCompiler compiler;
 
     private final List<String> names;
     private final List<byte[]> contents;
@@ -127,25 +125,10 @@ public final class PolicySet implements Serializable {
     /** A new engine over these policies (the driver uses one to report load and compile errors up front). */
     public PolicyEngine newEngine() {
         return PolicyEngine.builder(FilePolicySource.of(documents()))
-                .compiler(compiler())
                 .clock(Clock.fixed(now, ZoneOffset.UTC))
                 .timeBudget(timeBudget)
                 .costLimit(costLimit)
                 .build();
-    }
-
-    private static RuleCompiler compiler() {
-        RuleCompiler c = compiler;
-        if (c == null) {
-            synchronized (PolicySet.class) {
-                c = compiler;
-                if (c == null) {
-                    c = RuleCompiler.create();
-                    compiler = c;
-                }
-            }
-        }
-        return c;
     }
 
     private String fingerprint() {

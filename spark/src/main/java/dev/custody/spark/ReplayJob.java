@@ -3,8 +3,8 @@ package dev.custody.spark;
 import dev.custody.engine.PolicyEngine;
 import static org.apache.spark.sql.functions.col;
 
-import dev.custody.engine.policy.Finding;
-import dev.custody.engine.policy.PolicyDocument;
+import dev.custody.engine.files.Finding;
+import dev.custody.engine.files.PolicyDocument;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileSystemException;
@@ -22,7 +22,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The Spark job of docs/design.md §7.6: replays a stream against policies (or diffs two policy sets over it) and
+ * The Spark job of docs/design.md §7: replays a stream against policies (or diffs two policy sets over it) and
  * writes one record per action line.
  *
  * <pre>

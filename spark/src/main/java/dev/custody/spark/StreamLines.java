@@ -1,7 +1,6 @@
 package dev.custody.spark;
 
 import dev.custody.engine.Decision;
-import dev.custody.engine.FailureKind;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.replay.StreamLedger;
@@ -114,6 +113,6 @@ final class StreamLines {
 
     /** The fail-closed decision on a withdrawal whose velocity the ledger cannot give. */
     static Decision unavailable(Action a, String error) {
-        return Decision.failClosed(a.id(), a.action(), FailureKind.MALFORMED_ACTION, error, 0);
+        return StreamLedger.unavailable(a, error);
     }
 }

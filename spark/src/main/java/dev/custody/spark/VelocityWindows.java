@@ -33,7 +33,7 @@ import org.apache.spark.storage.StorageLevel;
 
 /**
  * The {@code wallet.*} and {@code workspace.*} sections of a stream's withdrawals, computed with Spark window
- * functions to the figure the replay's in-memory {@code VelocityLedger} gives (docs/design.md §3.13, §4.4, §7.6).
+ * functions to the figure the replay's in-memory {@code VelocityLedger} gives (docs/design.md §3.13, §4.4, §15).
  *
  * <p>The ledger's answer for a withdrawal {@code q} (stream position {@code p}, instant {@code t}) on a key is the
  * sum over the records <em>before it in the stream</em> whose instant lies in {@code (t − W, t]}; its own attempt

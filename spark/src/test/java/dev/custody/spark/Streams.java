@@ -3,7 +3,7 @@ package dev.custody.spark;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.Decision;
 import dev.custody.engine.replay.ActionStream;

@@ -13,7 +13,7 @@ import dev.custody.cli.Compilers;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.VersionProvider;
-import dev.custody.engine.policy.PolicyFiles;
+import dev.custody.engine.files.PolicyFiles;
 import dev.custody.engine.schema.TriggerAction;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code custody analyze}: what an SMT solver proves about every enabled rule of the active policies, for every
- * valid action (module {@code custody-analysis}, DESIGN §7): unsatisfiable, always-true, duplicate, shadowed,
+ * valid action (module {@code custody-analysis}, docs/design.md §5.1): unsatisfiable, always-true, duplicate, shadowed,
  * overridden and may-error rules, each at the file:line:column of the rule, with a replayed witness action
  * where one exists; rules outside the analysed fragment are {@code not_analyzed}, solver time-outs
  * {@code unknown}, as are rules a {@code --deadline} leaves undone. {@code --jobs} threads solve in parallel; a
@@ -183,7 +183,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
                 + Inputs.plural(notes, "note");
     }
 
-    /** The DESIGN §7 JSON form. */
+    /** The JSON form of docs/design.md §5.1. */
     static Map<String, Object> json(AnalysisReport report) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("rules", report.rules());

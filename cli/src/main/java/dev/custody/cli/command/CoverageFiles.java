@@ -1,15 +1,17 @@
 package dev.custody.cli.command;
 
 import dev.custody.cli.CliException;
-import dev.custody.engine.compile.CompileResult;
-import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.coverage.CoverageReport;
 import dev.custody.engine.coverage.ObservedRule;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.validate.PolicyValidator;
+import dev.custody.engine.selection.DocumentSelection;
+import dev.custody.engine.selection.SelectedRule;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyDocument;
+import dev.custody.engine.files.PolicyDocument;
 import dev.custody.engine.policy.Rule;
-import dev.custody.engine.policy.SourcedPolicy;
+import dev.custody.engine.files.SourcedPolicy;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.PolicyStatus;
 import dev.custody.engine.schema.TriggerAction;
@@ -24,51 +26,31 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * What {@code test} and {@code replay} do with coverage (docs/design.md §7.5): list the rules up front, then
+ * What {@code test} and {@code replay} do with coverage (docs/design.md §5.3): list the rules up front, then
  * write the JSON file and the HTML pages, print a summary line on stderr, and check the threshold.
  */
 final class CoverageFiles {
     private CoverageFiles() {}
 
     /**
-     * Tells the recorder of every enabled rule of every active policy in the files, in declaration order, so
-     * that a rule no decision loaded (its workspace never came up) is listed with zero counts. Rules that do not
-     * compile are left out: their bundle denies every action and evaluates nothing.
+     * Tells the recorder of every rule the engine evaluates in some workspace of the files (engine-core's
+     * {@link DocumentSelection}: enabled rules of active policies, with the engine's rule ids), in declaration
+     * order, so that a rule no decision loaded (its workspace never came up) is listed with zero counts. The rules
+     * of a workspace whose policies do not compile are left out: its bundle denies every action and evaluates
+     * nothing.
      */
-    static void seed(CoverageRecorder recorder, List<PolicyDocument> documents, RuleCompiler compiler) {
+    static void seed(CoverageRecorder recorder, List<PolicyDocument> documents, PolicyValidator validator) {
         List<ObservedRule> rules = new ArrayList<>();
-        for (PolicyDocument doc : documents) {
-            for (SourcedPolicy sp : doc.policies()) {
-                Policy p = sp.policy();
-                if (p.effectiveStatus().orElse(null) != PolicyStatus.ACTIVE) {
-                    continue;
-                }
-                for (Rule r : p.rules()) {
-                    observed(p, r, compiler).ifPresent(rules::add);
-                }
-            }
+        for (DocumentSelection.Located l : DocumentSelection.of(documents, validator).rules()) {
+            SelectedRule r = l.rule();
+            rules.add(new ObservedRule(r.policyId(), r.ruleId(), r.effect(), r.condition()));
         }
         recorder.rulesLoaded(rules);
     }
 
-    private static Optional<ObservedRule> observed(Policy p, Rule r, RuleCompiler compiler) {
-        if (!r.enabled() || r.condition() == null || r.ruleId() == null) {
-            return Optional.empty();
-        }
-        Optional<TriggerAction> action = r.triggerAction() == null ? Optional.empty()
-                : TriggerAction.fromWireName(r.triggerAction());
-        Optional<Effect> effect = r.effect() == null ? Optional.empty() : Effect.fromWireName(r.effect());
-        if (action.isEmpty() || effect.isEmpty()) {
-            return Optional.empty();
-        }
-        CompileResult compiled = compiler.compile(action.get(), r.condition());
-        return compiled.condition().map(c -> new ObservedRule(p.id(), r.ruleId(), effect.get(), c));
-    }
-
-    /** The JSON document of DESIGN §7: {@code {"rules": [...], "branches": [...]}}. */
+    /** The JSON document of docs/design.md §5.3: {@code {"rules": [...], "branches": [...]}}. */
     static Map<String, Object> json(CoverageReport report) {
         List<Object> rules = new ArrayList<>();
         for (CoverageReport.RuleCoverage r : report.rules()) {

@@ -11,7 +11,7 @@ import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code --coverage FILE}, {@code --coverage-html DIR} and {@code --coverage-threshold PERCENT}, shared by
- * {@code test} and {@code replay} (docs/design.md §7.5). Any of them turns coverage on: the verb's engine gets a
+ * {@code test} and {@code replay} (docs/design.md §5.3). Any of them turns coverage on: the verb's engine gets a
  * {@link CoverageRecorder}, and {@link CoverageFiles} writes and checks what it counted.
  */
 final class CoverageOptions {

@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
 /**
  * {@code --now}, {@code --cost-limit} and {@code --time-budget}, shared by the verbs that decide a stream of actions
  * ({@code replay}, {@code diff}): the clock behind {@code context.*} for actions without {@code at}, and the
- * budgets of one evaluation (docs/design.md §7.10), handed to the {@link LocalEngine}.
+ * budgets of one evaluation (docs/design.md §3.15), handed to the {@link LocalEngine}.
  */
 final class EvaluationOptions {
     @Option(names = "--now", paramLabel = "INSTANT", converter = Converters.InstantConverter.class,

@@ -1,13 +1,15 @@
 package dev.custody.cli.command;
 
-import dev.custody.cli.Compilers;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;
+import dev.custody.engine.EngineObserver;
+import dev.custody.engine.coverage.CoverageHook;
+import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.coverage.EvaluationObserver;
 import dev.custody.engine.policy.BundleError;
-import dev.custody.engine.policy.Finding;
-import dev.custody.engine.policy.PolicyDocument;
+import dev.custody.engine.files.Finding;
+import dev.custody.engine.files.PolicyDocument;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -27,7 +29,7 @@ import java.util.Set;
  * the first time it is loaded, each error at file:line:column (its workspace's actions are then denied,
  * failure {@code compile}). {@link #failed()} says whether either happened, for the exit code.
  *
- * <p>Decisions are bounded by cost, not by the clock (docs/design.md §7.10): a stalled machine does not change
+ * <p>Decisions are bounded by cost, not by the clock (docs/design.md §3.15): a stalled machine does not change
  * them, so nothing is decided twice. Thread-safe (stderr writes are synchronized).
  */
 final class LocalEngine {
@@ -45,23 +47,22 @@ final class LocalEngine {
         this.label = label;
         PolicyEngine.Builder builder = PolicyEngine.builder(source);
         if (observer != null) {
-            builder.evaluationObserver(observer);
+            CoverageHook.observeRules(builder, observer);
         }
         this.engine = builder
-                .compiler(Compilers.shared())
                 .clock(clock)
                 .timeBudget(budget)
                 .costLimit(costLimit)
-                .loadListener(new PolicyEngine.LoadListener() {
+                .observer(new EngineObserver() {
                     @Override
-                    public void loaded(String workspaceId, List<BundleError> errors) {
+                    public void bundleLoaded(String workspaceId, List<BundleError> errors) {
                         if (!errors.isEmpty()) {
                             report(workspaceId, errors);
                         }
                     }
 
                     @Override
-                    public void failed(String workspaceId, String message) {
+                    public void loadFailed(String workspaceId, String message) {
                         LocalEngine.this.failed = true;
                     }
                 })

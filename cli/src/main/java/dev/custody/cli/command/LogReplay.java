@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.custody.cli.ExitCode;
 import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,15 +1,15 @@
 package dev.custody.cli.command;
 
-import dev.custody.engine.internal.document.DocumentException;
-import dev.custody.engine.internal.document.DocumentParser;
-import dev.custody.engine.internal.document.SourceNode;
+import dev.custody.engine.files.DocumentException;
+import dev.custody.engine.files.DocumentParser;
+import dev.custody.engine.files.SourceNode;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionReader;
-import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.PolicyFiles;
-import dev.custody.engine.policy.PolicyReader;
-import dev.custody.engine.diagnostic.Suggestions;
+import dev.custody.engine.check.ActionReader;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.PolicyFiles;
+import dev.custody.engine.files.PolicyReader;
+import dev.custody.engine.validate.Suggestions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

@@ -12,6 +12,7 @@ import dev.custody.cli.VersionProvider;
 import dev.custody.cli.Compilers;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.coverage.CoverageRecorder;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.replay.DecisionRecords;
 import dev.custody.engine.replay.Replayer;
@@ -58,7 +59,7 @@ import picocli.CommandLine.Spec;
  * or the policies did not load or compile.
  *
  * <p>With {@code --coverage}, {@code --coverage-html} or {@code --coverage-threshold} the engine counts coverage
- * ({@link CoverageOptions}, docs/design.md §7.5); the decisions and their output are the same, and coverage below
+ * ({@link CoverageOptions}, docs/design.md §5.3); the decisions and their output are the same, and coverage below
  * the threshold exits 1.
  */
 @Command(name = "replay",
@@ -295,7 +296,7 @@ public final class ReplayCommand implements Callable<Integer> {
     /** Lists every rule of the files with the recorder first, in declaration order (when coverage is on). */
     private static void seed(CoverageRecorder recorder, LocalEngine local) {
         if (recorder != null) {
-            CoverageFiles.seed(recorder, local.documents(), Compilers.shared());
+            CoverageFiles.seed(recorder, local.documents(), new PolicyValidator(Compilers.shared()));
         }
     }
 

@@ -2,7 +2,7 @@ package dev.custody.cli.command;
 
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.diagnostic.Diagnostic;
-import dev.custody.engine.policy.Finding;
+import dev.custody.engine.files.Finding;
 import java.io.File;
 import java.nio.file.Path;
 import java.util.ArrayList;

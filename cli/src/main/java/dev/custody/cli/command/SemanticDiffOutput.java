@@ -6,7 +6,7 @@ import dev.custody.cli.CliException;
 import dev.custody.cli.Compilers;
 import dev.custody.cli.ExitCode;
 import dev.custody.engine.Decision;
-import dev.custody.engine.policy.PolicyFiles;
+import dev.custody.engine.files.PolicyFiles;
 import dev.custody.engine.schema.TriggerAction;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -17,7 +17,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code custody diff --semantic}: {@link SemanticDiff} over the base and head sets (DESIGN §7). Exit 0 when the
+ * {@code custody diff --semantic}: {@link SemanticDiff} over the base and head sets (docs/design.md §5.2). Exit 0 when the
  * solver proved them equivalent, 1 when not (a difference with its witness, something undecided, or a set that
  * does not read or compile).
  */

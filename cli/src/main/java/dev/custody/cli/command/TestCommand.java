@@ -9,19 +9,24 @@ import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
+import dev.custody.engine.EngineObserver;
+import dev.custody.engine.coverage.CoverageHook;
 import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.SourcedPolicy;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.SourcedPolicy;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import dev.custody.engine.Decision;
 import dev.custody.engine.TraceEntry;
+import dev.custody.engine.validate.PolicyValidator;
+import dev.custody.engine.selection.DocumentSelection;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.schema.PolicyStatus;
 import java.io.PrintWriter;
@@ -49,9 +54,10 @@ import picocli.CommandLine.Spec;
  * {@code custody test}: runs policy test files ({@link PolicyTestFile}). Each case's action is decided
  * against the file's policies exactly as {@code replay} would (one bundle per workspace, fail-closed) and
  * compared with its {@code expect}. Reports pass/fail per case, problems of the files themselves, and a
- * coverage line naming the enabled rules of active policies that never evaluated to true in any case. Exit 1
+ * coverage line naming the rules the engine evaluates (engine-core's rule selection: enabled rules of active
+ * policies, in workspaces whose policies compile) that never evaluated to true in any case. Exit 1
  * when a case fails or a file has problems (including policies that do not load or compile), or when branch
- * coverage ({@code --coverage…}, docs/design.md §7.5) is below {@code --coverage-threshold}.
+ * coverage ({@code --coverage…}, docs/design.md §5.3) is below {@code --coverage-threshold}.
  */
 @Command(name = "test",
         mixinStandardHelpOptions = true,
@@ -177,34 +183,25 @@ public final class TestCommand implements Callable<Integer> {
         } else {
             if (recorder != null) {
                 source.documents().forEach(d -> documents.putIfAbsent(d.file(), d));
-                CoverageFiles.seed(recorder, source.documents(), validator.compiler());
+                CoverageFiles.seed(recorder, source.documents(), validator);
             }
-            for (PolicyDocument doc : source.documents()) {
-                for (SourcedPolicy sp : doc.policies()) {
-                    Policy p = sp.policy();
-                    if (p.effectiveStatus().orElse(null) == PolicyStatus.ACTIVE) {
-                        for (Rule r : p.rules()) {
-                            if (r.enabled()) {
-                                rules.add(new RuleRef(p.id(), r.ruleId()));
-                            }
-                        }
-                    }
-                }
+            // the rules the engine evaluates, with its ids (`<policy>#<i>` for a rule without one)
+            for (DocumentSelection.Located l : DocumentSelection.of(source.documents(), validator).rules()) {
+                rules.add(new RuleRef(l.rule().policyId(), l.rule().ruleId()));
             }
         }
         // the cases decide through the engine a service embeds; compile errors are collected once per bundle
         Set<List<BundleError>> invalid = Collections.newSetFromMap(new IdentityHashMap<>());
         PolicyEngine.Builder builder = PolicyEngine.builder(source);
         if (recorder != null) {
-            builder.evaluationObserver(recorder);
+            CoverageHook.observeRules(builder, recorder);
         }
         PolicyEngine engine = builder
-                .compiler(validator.compiler())
                 .timeBudget(timeBudget)
                 .costLimit(costLimit)
-                .loadListener(new PolicyEngine.LoadListener() {
+                .observer(new EngineObserver() {
                     @Override
-                    public void loaded(String workspaceId, List<BundleError> errors) {
+                    public void bundleLoaded(String workspaceId, List<BundleError> errors) {
                         if (!errors.isEmpty()) {
                             invalid.add(errors);
                         }

@@ -93,8 +93,8 @@ public final class ValidateCommand implements Callable<Integer> {
 
     /**
      * {@code {"valid", "diagnostics": [...], "cost_estimate", "compiled"}} as docs/design.md §5 gives it, with the
-     * worst-case cost of docs/design.md §7.10 (null when the condition is invalid or its cost is unbounded) and
-     * whether the condition has a compiled form (docs/design.md §7.8; null when it is invalid).
+     * worst-case cost of docs/design.md §3.15 (null when the condition is invalid or its cost is unbounded) and
+     * whether the condition has a compiled form (docs/design.md §10.4; null when it is invalid).
      */
     static Map<String, Object> json(CompileResult result) {
         Map<String, Object> m = new LinkedHashMap<>();
@@ -125,7 +125,7 @@ public final class ValidateCommand implements Callable<Integer> {
         long errors = result.diagnostics().stream().filter(Diagnostic::isError).count();
         long warnings = result.diagnostics().size() - errors;
         for (Diagnostic d : result.diagnostics()) {
-            out.print(Diagnostics.colourHead(d, dev.custody.engine.diagnostic.DiagnosticFormatter.render(d, source), style));
+            out.print(Diagnostics.colourHead(d, dev.custody.engine.validate.DiagnosticFormatter.render(d, source), style));
         }
         if (result.valid()) {
             out.println(style.green("valid") + (warnings > 0 ? " (" + Inputs.plural(warnings, "warning") + ")" : ""));

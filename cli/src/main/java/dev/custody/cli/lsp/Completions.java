@@ -1,6 +1,6 @@
 package dev.custody.cli.lsp;
 
-import dev.custody.engine.policy.PolicyReader;
+import dev.custody.engine.files.PolicyReader;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;

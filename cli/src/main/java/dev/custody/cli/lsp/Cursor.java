@@ -1,6 +1,6 @@
 package dev.custody.cli.lsp;
 
-import dev.custody.engine.internal.document.SourceNode;
+import dev.custody.engine.files.SourceNode;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.ArrayDeque;
 import java.util.Deque;

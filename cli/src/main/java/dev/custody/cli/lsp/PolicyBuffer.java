@@ -2,11 +2,11 @@ package dev.custody.cli.lsp;
 
 import dev.custody.cli.command.LintCommand;
 import dev.custody.cli.command.PolicyTestFile;
-import dev.custody.engine.internal.document.DocumentException;
-import dev.custody.engine.internal.document.DocumentParser;
-import dev.custody.engine.internal.document.SourceNode;
-import dev.custody.engine.policy.Finding;
-import dev.custody.engine.policy.PolicyFiles;
+import dev.custody.engine.files.DocumentException;
+import dev.custody.engine.files.DocumentParser;
+import dev.custody.engine.files.SourceNode;
+import dev.custody.engine.files.Finding;
+import dev.custody.engine.files.PolicyFiles;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package dev.custody.cli.lsp;
 
-import dev.custody.engine.internal.document.SourceNode;
+import dev.custody.engine.files.SourceNode;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.PolicyReader;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.PolicyReader;
 import dev.custody.engine.policy.Rule;
-import dev.custody.engine.policy.SourcedPolicy;
+import dev.custody.engine.files.SourcedPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import org.eclipse.lsp4j.DocumentSymbol;

@@ -8,7 +8,9 @@ import com.fasterxml.jackson.core.util.Separators;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.custody.engine.policy.BundleError;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
+import dev.custody.engine.EngineObserver;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.schema.PolicyStatus;
@@ -16,20 +18,20 @@ import dev.custody.engine.compile.CompileResult;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.diagnostic.Diagnostic;
-import dev.custody.engine.diagnostic.DiagnosticFormatter;
-import dev.custody.engine.diagnostic.Suggestions;
+import dev.custody.engine.validate.DiagnosticFormatter;
+import dev.custody.engine.validate.Suggestions;
 import dev.custody.engine.Decision;
 import dev.custody.engine.TraceEntry;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionReader;
-import dev.custody.engine.payload.Payload;
-import dev.custody.engine.payload.PayloadResult;
-import dev.custody.engine.payload.PayloadValidator;
-import dev.custody.engine.policy.Finding;
-import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.PolicyFiles;
-import dev.custody.engine.policy.PolicyValidator;
-import dev.custody.engine.policy.SourcedPolicy;
+import dev.custody.engine.check.ActionReader;
+import dev.custody.engine.check.Payload;
+import dev.custody.engine.check.PayloadResult;
+import dev.custody.engine.check.PayloadValidator;
+import dev.custody.engine.files.Finding;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.PolicyFiles;
+import dev.custody.engine.validate.PolicyValidator;
+import dev.custody.engine.files.SourcedPolicy;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.FieldType;
@@ -545,18 +547,17 @@ public final class Session {
         List<BundleError> compileErrors = new ArrayList<>();
         String[] loadError = {null};
         PolicyEngine built = PolicyEngine.builder(FilePolicySource.of(documents))
-                .compiler(compiler)
                 .timeBudget(timeBudget)
                 .costLimit(costLimit)
                 .invalidBundleRetry(Duration.ofDays(1))
-                .loadListener(new PolicyEngine.LoadListener() {
+                .observer(new EngineObserver() {
                     @Override
-                    public void loaded(String workspaceId, List<BundleError> errors) {
+                    public void bundleLoaded(String workspaceId, List<BundleError> errors) {
                         compileErrors.addAll(errors);
                     }
 
                     @Override
-                    public void failed(String workspaceId, String message) {
+                    public void loadFailed(String workspaceId, String message) {
                         loadError[0] = message;
                     }
                 })
@@ -833,7 +834,7 @@ public final class Session {
             return this;
         }
 
-        /** The compiler for conditions and policies (default {@link RuleCompiler#create()}). */
+        /** The compiler for conditions and policies (default {@link RuleCompiler#shared()}, the one the engine uses). */
         public Builder compiler(RuleCompiler c) {
             this.compiler = Objects.requireNonNull(c, "compiler");
             return this;
@@ -841,7 +842,7 @@ public final class Session {
 
         public Session build() {
             if (compiler == null) {
-                compiler = RuleCompiler.create();
+                compiler = RuleCompiler.shared();
             }
             return new Session(this);
         }

@@ -2,11 +2,11 @@ package dev.custody.cli.serve;
 
 import dev.custody.cli.command.api.WorkspacePolicies;
 import dev.custody.client.CustodyClient;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicySource;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.PolicyReader;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.PolicyReader;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.Decision;
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.replay.DecisionRecords;
 import java.io.ByteArrayOutputStream;
@@ -423,21 +423,20 @@ final class DecisionHandler extends Handler.Abstract {
     }
 
     /**
-     * The record of a malformed action as replay writes it for a malformed line ({@link DecisionRecords#malformed}),
-     * then {@code decision_id}: that writer closes its object, so its last byte, the closing brace, is replaced.
+     * The record of a malformed action as replay writes it for a malformed line
+     * ({@link DecisionRecords#malformedFields}), then {@code decision_id}.
      */
     static byte[] malformed(ActionReader.Malformed m, long line) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(320);
         try (JsonGenerator g = generator(out)) {
-            DecisionRecords.malformed(g, new ActionStream.MalformedLine(line, m.column(), m.id(), m.message()), false);
+            g.writeStartObject();
+            DecisionRecords.malformedFields(g, new ActionStream.MalformedLine(line, m.column(), m.id(), m.message()));
+            g.writeStringField("decision_id", decisionId());
+            g.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        byte[] record = out.toByteArray();
-        String tail = ",\"decision_id\":\"" + decisionId() + "\"}";
-        byte[] joined = java.util.Arrays.copyOf(record, record.length - 1 + tail.length());
-        System.arraycopy(tail.getBytes(StandardCharsets.US_ASCII), 0, joined, record.length - 1, tail.length());
-        return joined;
+        return out.toByteArray();
     }
 
     private static JsonGenerator generator(ByteArrayOutputStream out) throws IOException {

@@ -3,14 +3,15 @@ package dev.custody.cli.serve;
 import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.CliException;
 import dev.custody.cli.CliRoot;
-import dev.custody.cli.Compilers;
 import dev.custody.cli.Converters;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.VersionProvider;
 import dev.custody.client.CustodyClient;
 import dev.custody.client.CustodyClientConfig;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
+import dev.custody.engine.EngineObserver;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;
 import dev.custody.engine.compile.CostMeter;
@@ -271,15 +272,14 @@ public final class ServeCommand implements Callable<Integer> {
         }
         Reporter reporter = new Reporter(err);
         PolicyEngine.Builder builder = PolicyEngine.builder(source)
-                .compiler(Compilers.shared())
                 .clock(Clock.systemUTC())
                 .costLimit(costLimit)
                 .timeBudget(timeBudget)
                 .observer((log == null ? EngineMetrics.builder(registry) : EngineMetrics.builder(registry).decisionLog(log))
                         .build())
-                .loadListener(reporter);
+                .observer(reporter);
         if (log != null) {
-            builder.decisionLog(log);
+            builder.observer(log);
         }
         PolicyEngine engine = builder.build();
         engineRef.set(engine);
@@ -300,7 +300,7 @@ public final class ServeCommand implements Callable<Integer> {
                 try {
                     source.policies(PolicySource.NO_WORKSPACE);
                 } catch (Exception e) {
-                    reporter.failed(PolicySource.NO_WORKSPACE, e.getMessage());
+                    reporter.loadFailed(PolicySource.NO_WORKSPACE, e.getMessage());
                 }
             }
             DecisionHandler handler = new DecisionHandler(engine, token, source::ready, registry::scrape,
@@ -462,7 +462,7 @@ public final class ServeCommand implements Callable<Integer> {
      * Says on stderr what goes wrong with the policies, once per distinct message (a broken file fails every load,
      * and loads that fail are not cached: a request each). Thread-safe.
      */
-    static final class Reporter implements PolicyEngine.LoadListener {
+    static final class Reporter implements EngineObserver {
         private final PrintWriter err;
         private String last;
 
@@ -471,7 +471,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
 
         @Override
-        public void loaded(String workspaceId, List<BundleError> errors) {
+        public void bundleLoaded(String workspaceId, List<BundleError> errors) {
             if (errors.isEmpty()) {
                 synchronized (this) {
                     last = null;
@@ -486,7 +486,7 @@ public final class ServeCommand implements Callable<Integer> {
         }
 
         @Override
-        public void failed(String workspaceId, String message) {
+        public void loadFailed(String workspaceId, String message) {
             once("error: the policies could not be loaded; actions are denied (fail_closed): " + message);
         }
 

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code --coverage}, {@code --coverage-html} and {@code --coverage-threshold} on {@code test} and {@code replay}
- * (docs/design.md §7.5): the exact JSON, short-circuits left at zero, positions inside the condition, the
+ * (docs/design.md §5.3): the exact JSON, short-circuits left at zero, positions inside the condition, the
  * threshold's exit codes, escaped HTML, and decisions that coverage does not change.
  */
 class CoverageTest {

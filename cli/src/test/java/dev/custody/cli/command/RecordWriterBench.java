@@ -1,10 +1,10 @@
 package dev.custody.cli.command;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.Decision;
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import dev.custody.engine.replay.DecisionRecords;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

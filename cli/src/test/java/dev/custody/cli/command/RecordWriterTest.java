@@ -1,5 +1,6 @@
 package dev.custody.cli.command;
 
+import dev.custody.engine.internal.access.Decisions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -30,20 +31,20 @@ class RecordWriterTest {
         List<Decision> all = new ArrayList<>();
         String[] ids = {"a-1", null, "quote\"d", "back\\slash", "tab\tnew\nline", "é😀", "\u0001ctl", ""};
         for (String id : ids) {
-            all.add(Decision.matched(id, TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "night-freeze", "night-large",
+            all.add(Decisions.matched(id, TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "night-freeze", "night-large",
                     "withdrawals above $25,000 are frozen between 22:00 and 06:00 UTC", 77_400, List.of(),
                     "889de4663f841d63"));
-            all.add(Decision.matched(id, TriggerAction.WEB3_CONTRACT_CALL, Outcome.ALLOW, "p\"1", "r\\1",
+            all.add(Decisions.matched(id, TriggerAction.WEB3_CONTRACT_CALL, Outcome.ALLOW, "p\"1", "r\\1",
                     "reason with \"quotes\", é, 😀 and a \u0007 bell, ,\"elapsed_us\": inside", 1_999, List.of(), null));
-            all.add(Decision.matched(id, TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "p", "r", null, 0,
+            all.add(Decisions.matched(id, TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "p", "r", null, 0,
                     List.of(), "rev"));
-            all.add(Decision.noMatch(id, TriggerAction.WITHDRAWAL_CREATE, 5_000_000_123L, List.of(), "rev"));
-            all.add(Decision.noMatch(id, TriggerAction.WITHDRAWAL_CREATE, 1, List.of()));
-            all.add(Decision.failClosed(id, TriggerAction.WITHDRAWAL_CREATE, FailureKind.MALFORMED_ACTION,
+            all.add(Decisions.noMatch(id, TriggerAction.WITHDRAWAL_CREATE, 5_000_000_123L, List.of(), "rev"));
+            all.add(Decisions.noMatch(id, TriggerAction.WITHDRAWAL_CREATE, 1, List.of()));
+            all.add(Decisions.failClosed(id, TriggerAction.WITHDRAWAL_CREATE, FailureKind.MALFORMED_ACTION,
                     "field `withdrawal.value_usd` must be a number", 300));
-            all.add(Decision.failClosed(id, TriggerAction.WITHDRAWAL_CREATE, FailureKind.RULE_ERROR,
+            all.add(Decisions.failClosed(id, TriggerAction.WITHDRAWAL_CREATE, FailureKind.RULE_ERROR,
                     "no such key: x", "p", "r", 9_000, TRACE));
-            all.add(Decision.matched(id, TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "p", "r", "why", 12_000, TRACE,
+            all.add(Decisions.matched(id, TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "p", "r", "why", 12_000, TRACE,
                     "rev"));
         }
         return all;
@@ -88,7 +89,7 @@ class RecordWriterTest {
         RecordWriter writer = new RecordWriter();
         List<Decision> many = new ArrayList<>();
         for (int i = 0; i < RecordWriter.MAX_MIDDLES + 10; i++) {
-            many.add(Decision.matched("a-" + i, TriggerAction.WITHDRAWAL_CREATE, Outcome.ALLOW, "p", "rule-" + i,
+            many.add(Decisions.matched("a-" + i, TriggerAction.WITHDRAWAL_CREATE, Outcome.ALLOW, "p", "rule-" + i,
                     "because " + i, i, List.of(), "rev"));
         }
         assertEquals(render(many, false, null), render(many, false, writer));

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.custody.cli.Cli;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Fixtures;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.log.JsonLinesDecisionSink;
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -35,7 +35,7 @@ class ReplayFromLogTest {
         log = dir.resolve("decisions.jsonl");
         try (DecisionLog decisionLog = DecisionLog.of(JsonLinesDecisionSink.builder(log).build())) {
             PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(List.of(Path.of(policies))))
-                    .timeBudget(Duration.ofSeconds(30)).decisionLog(decisionLog).build();
+                    .timeBudget(Duration.ofSeconds(30)).observer(decisionLog).build();
             for (String line : List.of(Fixtures.withdrawal("w-1", 20000, false), Fixtures.withdrawal("w-2", 5000, true),
                     Fixtures.withdrawal("w-3", 500, false))) {
                 engine.evaluate(((ActionReader.Read) ActionReader.read(line)).action(), false);

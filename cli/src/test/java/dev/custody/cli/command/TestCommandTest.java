@@ -202,6 +202,94 @@ class TestCommandTest {
     }
 
     @Test
+    void theCoverageCountsTheRulesTheEngineEvaluatesUnderItsIds() {
+        // the rules the engine evaluates in some workspace: a rule without an id counts under `<policy>#<i>`; an
+        // inactive policy, a disabled rule and every rule of a workspace whose bundle does not compile (the engine
+        // denies its actions whole) are never evaluated, so they are not counted; a rule of a workspace no case
+        // decides in is listed with zero counts
+        Cli.write(dir, "idless/idless.yaml", """
+                - id: idless
+                  name: rules without ids
+                  approval_group_id: 985976e8-9faf-4e44-a2ed-b01af2ca04cf
+                  rules:
+                    - trigger_action: withdrawal.create
+                      effect: DENY
+                      condition: withdrawal.value_usd > 100
+                    - rule_id: off
+                      trigger_action: withdrawal.create
+                      effect: DENY
+                      condition: 'true'
+                      is_enabled: false
+                - id: dormant
+                  name: an inactive policy
+                  status: inactive
+                  approval_group_id: 985976e8-9faf-4e44-a2ed-b01af2ca04cf
+                  rules:
+                    - rule_id: never
+                      trigger_action: withdrawal.create
+                      effect: DENY
+                      condition: 'true'
+                - id: elsewhere
+                  name: a workspace no case decides in
+                  workspace_id: 2fde5aa1-e6c3-4cc3-9d89-438da3572c71
+                  approval_group_id: 985976e8-9faf-4e44-a2ed-b01af2ca04cf
+                  rules:
+                    - trigger_action: withdrawal.create
+                      effect: ALLOW
+                      condition: withdrawal.is_whitelisted
+                - id: broken
+                  name: a policy that does not compile
+                  workspace_id: 33333333-e6c3-4cc3-9d89-438da3572c71
+                  approval_group_id: 985976e8-9faf-4e44-a2ed-b01af2ca04cf
+                  rules:
+                    - rule_id: compiles
+                      trigger_action: withdrawal.create
+                      effect: DENY
+                      condition: 'true'
+                    - rule_id: typo
+                      trigger_action: withdrawal.create
+                      effect: DENY
+                      condition: withdrawal.value_usdd > 1
+                - id: bystander
+                  name: a valid policy of the workspace the broken one denies
+                  workspace_id: 33333333-e6c3-4cc3-9d89-438da3572c71
+                  approval_group_id: 985976e8-9faf-4e44-a2ed-b01af2ca04cf
+                  rules:
+                    - rule_id: fine
+                      trigger_action: withdrawal.create
+                      effect: DENY
+                      condition: 'true'
+                """);
+        String file = Cli.write(dir, "idless/tests/idless.test.yaml", """
+                policies: [../idless.yaml]
+                now: 2026-11-03T14:00:00Z
+                cases:
+                  - name: a withdrawal over $100 is denied by the rule without an id
+                    action: %s
+                    expect: {decision: DENY, rule_id: 'idless#0', policy_id: idless}
+                """.formatted(ACTION.formatted(200, false)));
+        Path json = dir.resolve("coverage.json");
+        Cli.Result r = test(file, "--coverage", json.toString());
+        assertEquals(ExitCode.OK, r.exit(), r.toString());
+        assertEquals("coverage: 1 of 2 rules matched; never matched: elsewhere#0",
+                r.outLines().get(r.outLines().size() - 1));
+        JsonNode rules = readJson(json).get("rules");
+        assertEquals(2, rules.size(), rules.toString());
+        assertEquals("idless#0", rules.get(0).get("rule_id").asText());
+        assertEquals(1, rules.get(0).get("evaluated").asInt());
+        assertEquals("elsewhere#0", rules.get(1).get("rule_id").asText());
+        assertEquals(0, rules.get(1).get("evaluated").asInt());
+    }
+
+    static JsonNode readJson(Path file) {
+        try {
+            return new ObjectMapper().readTree(file.toFile());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
     void noTestFilesIsAnInputErrorAndAMissingPathAnIoError() {
         Cli.Result none = test(dir.resolve("empty").toString());
         assertEquals(ExitCode.IO, none.exit());

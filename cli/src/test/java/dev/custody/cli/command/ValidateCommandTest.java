@@ -64,7 +64,7 @@ class ValidateCommandTest {
         Cli.Result ok = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY", "--format", "json",
                 "withdrawal.amount > 1");
         assertEquals(ExitCode.OK, ok.exit());
-        // four nodes: the section, the field, the constant, the comparison (docs/design.md §7.10)
+        // four nodes: the section, the field, the constant, the comparison (docs/design.md §3.15)
         assertEquals("{\"valid\":true,\"diagnostics\":[],\"cost_estimate\":4,\"compiled\":true}\n", ok.out());
     }
 
@@ -79,7 +79,7 @@ class ValidateCommandTest {
         assertTrue(r.out().contains(" units, exceeds the limit of 400000: on the largest valid payloads it is stopped and "
                 + "the action denied (cost_budget)\",\"line\":1,\"column\":1,"), r.out());
         assertTrue(r.out().matches("(?s).*\"cost_estimate\":[0-9]{8,},\"compiled\":true\\}\n"), r.out());
-        // unsigned integers have no compiled form: such a condition runs on cel-java (docs/design.md §7.8)
+        // unsigned integers have no compiled form: such a condition runs on cel-java (docs/design.md §10.4)
         Cli.Result uint = Cli.run("validate", "--action", "withdrawal.create", "--effect", "DENY", "--format", "json",
                 "uint(wallet.withdrawal_count_1h) > 3u");
         assertEquals("{\"valid\":true,\"diagnostics\":[],\"cost_estimate\":7,\"compiled\":false}\n", uint.out());

@@ -5,16 +5,16 @@ import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.Payload;
-import dev.custody.engine.payload.PayloadResult;
-import dev.custody.engine.payload.PayloadValidator;
+import dev.custody.engine.check.Payload;
+import dev.custody.engine.check.PayloadResult;
+import dev.custody.engine.check.PayloadValidator;
 import dev.custody.engine.schema.TriggerAction;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Calibrates the cost limit (docs/design.md §7.10): for each kind of work a rule can make the engine do, at its
+ * Calibrates the cost limit (docs/design.md §3.15, §10.6): for each kind of work a rule can make the engine do, at its
  * worst (longest strings the payload limits allow, largest regex programs, nested comprehensions, wide compiled
  * conditions), how many nanoseconds of CPU time one cost unit takes on this machine, single-threaded, warmed up,
  * as the fastest of several runs (CPU time of the thread, so that other load on the machine does not count). The most expensive evaluation the default limit admits takes about

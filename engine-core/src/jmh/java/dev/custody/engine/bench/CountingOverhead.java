@@ -4,7 +4,7 @@ import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.List;

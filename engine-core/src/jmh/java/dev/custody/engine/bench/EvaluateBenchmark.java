@@ -5,7 +5,7 @@ import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.Decision;
 import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

@@ -5,9 +5,9 @@ import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.Decision;
 import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.PayloadResult;
-import dev.custody.engine.payload.PayloadValidator;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.check.PayloadResult;
+import dev.custody.engine.check.PayloadValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +53,7 @@ public class FixedCostBenchmark {
         evaluator = Evaluator.create();
     }
 
-    /** The check of an action decided before: the action remembers it (docs/design.md §7.8). */
+    /** The check of an action decided before: the action remembers it (docs/design.md §10.5). */
     @Benchmark
     public PayloadResult validate() {
         return PayloadValidator.validate(action, now);

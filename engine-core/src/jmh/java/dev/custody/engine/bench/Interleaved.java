@@ -4,7 +4,7 @@ import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.custody.engine.bench;
 
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.custody.engine.bench;
 
+import dev.custody.engine.internal.access.Decisions;
 import dev.custody.engine.Decision;
 import dev.custody.engine.Outcome;
-import dev.custody.engine.log.DecisionEvent;
 import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.log.JsonLinesDecisionSink;
 import dev.custody.engine.metrics.EngineMetrics;
@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * The deciding thread's own work for each hook of {@link ServiceOverheadBenchmark}, alone, so that a small cost is
  * not lost in the noise of a whole decision: {@code metricsAlone} is what {@link EngineMetrics} does per decision
  * (a cache hit, the decision counter, the timer, the rule's counter), plus the two clock reads the engine makes for
- * it; {@code offerAlone} is what the engine does for a {@link DecisionLog} (read the clock, build the event, offer
+ * it; {@code offerAlone} is what a {@link DecisionLog} does as an observer (read its clock, build the event, offer
  * it to the queue; a no-op listener drains it); {@code sinkRecord} is one record of the
  * {@link JsonLinesDecisionSink}, on the log's thread, not the deciding one (the action in the replay format, JSON,
  * the write; rotated at 64 MiB with no old file kept).
@@ -53,7 +53,7 @@ public class ServiceHookBenchmark {
     private DecisionLog log;
     private JsonLinesDecisionSink sink;
     private Path file;
-    private DecisionEvent event;
+    private DecisionLog.Event event;
     private final Clock clock = Clock.systemUTC();
     private Action action;
     private Decision decision;
@@ -63,9 +63,9 @@ public class ServiceHookBenchmark {
         metrics = EngineMetrics.builder(new SimpleMeterRegistry()).build();
         log = DecisionLog.of(e -> { });
         action = Workload.mix("denyEarly", 1, 42).get(0);
-        decision = Decision.matched("a-0", TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "treasury-limits",
+        decision = Decisions.matched("a-0", TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "treasury-limits",
                 "single-limit", "rule single-limit", 1000, List.of());
-        event = new DecisionEvent("ws-bench", action, decision.inBundle("e44fe297c984784c"), clock.instant());
+        event = new DecisionLog.Event("ws-bench", action, decision.inBundle("e44fe297c984784c"), clock.instant());
         file = Files.createTempFile("custody-bench", ".jsonl");
         sink = JsonLinesDecisionSink.builder(file).maxBytes(64L << 20).keep(0).build();
     }
@@ -91,11 +91,11 @@ public class ServiceHookBenchmark {
     public void metricsAlone() {
         long start = System.nanoTime();
         metrics.bundleCacheHit();
-        metrics.decided("ws-bench", decision, System.nanoTime() - start);
+        metrics.decided("ws-bench", action, decision, System.nanoTime() - start);
     }
 
     @Benchmark
     public void offerAlone() {
-        log.offer(new DecisionEvent("ws-bench", action, decision, clock.instant()));
+        log.decided("ws-bench", action, decision, 0);
     }
 }

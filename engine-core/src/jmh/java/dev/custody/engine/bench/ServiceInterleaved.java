@@ -44,10 +44,10 @@ public final class ServiceInterleaved {
                 .keep(1).build());
         logs.addAll(List.of(noop, jsonl, both));
         List<String> names = List.of("plain", "logNoop", "logJsonl", "metrics", "logJsonlAndMetrics");
-        List<PolicyEngine> engines = List.of(engine().build(), engine().decisionLog(noop).build(),
-                engine().decisionLog(jsonl).build(),
+        List<PolicyEngine> engines = List.of(engine().build(), engine().observer(noop).build(),
+                engine().observer(jsonl).build(),
                 engine().observer(EngineMetrics.builder(new SimpleMeterRegistry()).build()).build(),
-                engine().decisionLog(both).observer(EngineMetrics.builder(new SimpleMeterRegistry())
+                engine().observer(both).observer(EngineMetrics.builder(new SimpleMeterRegistry())
                         .decisionLog(both).build()).build());
         int n = names.size();
         System.out.printf(Locale.ROOT, "%-14s %-19s %12s %12s %8s%n", "mix", "engine", "median ns/op", "min ns/op",

@@ -75,11 +75,11 @@ public class ServiceOverheadBenchmark {
     public void setUp() throws Exception {
         dir = Files.createTempDirectory("custody-bench-log");
         plain = engine().build();
-        logNoop = engine().decisionLog(log("logNoop", DecisionLog.of(e -> { }))).build();
-        logJsonl = engine().decisionLog(log("logJsonl", jsonl("decisions.jsonl"))).build();
+        logNoop = engine().observer(log("logNoop", DecisionLog.of(e -> { }))).build();
+        logJsonl = engine().observer(log("logJsonl", jsonl("decisions.jsonl"))).build();
         metrics = engine().observer(EngineMetrics.builder(new SimpleMeterRegistry()).build()).build();
         DecisionLog both = log("logJsonlAndMetrics", jsonl("both.jsonl"));
-        logJsonlAndMetrics = engine().decisionLog(both)
+        logJsonlAndMetrics = engine().observer(both)
                 .observer(EngineMetrics.builder(new SimpleMeterRegistry()).decisionLog(both).build()).build();
         actions = Workload.mix(mix, STREAM, 42).toArray(new Action[0]);
         for (PolicyEngine e : List.of(plain, logNoop, logJsonl, metrics, logJsonlAndMetrics)) {

@@ -10,16 +10,21 @@ import dev.cel.common.types.SimpleType;
 import dev.cel.parser.CelStandardMacro;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
-import dev.custody.engine.FilePolicySource;
+import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;
 import dev.custody.engine.Decision;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.payload.Action;
+import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.policy.Policy;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.replay.ActionStream;
+import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.FieldSchema;
+import dev.custody.engine.selection.RuleSelection;
+import dev.custody.engine.selection.SelectedRule;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
 import java.nio.charset.StandardCharsets;
@@ -139,26 +144,23 @@ final class StreamWorkload {
         T translate(Rule rule, TriggerAction trigger) throws Exception;
     }
 
+    /** The rules of each workspace as engine-core's {@link RuleSelection} selects them, translated. */
     private static <T> Map<String, Selection<T>> select(Map<String, List<Policy>> byWorkspace, Translator<T> translator)
             throws Exception {
+        PolicyValidator validator = new PolicyValidator(RuleCompiler.create());
         Map<String, Selection<T>> out = new HashMap<>();
         for (Map.Entry<String, List<Policy>> e : byWorkspace.entrySet()) {
             Map<TriggerAction, List<Kept<T>>> deny = new EnumMap<>(TriggerAction.class);
             Map<TriggerAction, List<Kept<T>>> allow = new EnumMap<>(TriggerAction.class);
-            for (Policy p : e.getValue()) {
-                if (!"active".equals(p.status() == null ? "active" : p.status())) {
-                    continue;
-                }
-                Set<String> wallets = Set.copyOf(p.walletIds() == null ? List.of()
-                        : p.walletIds().stream().map(w -> w.toLowerCase(Locale.ROOT)).toList());
-                for (Rule r : p.rules()) {
-                    if (!r.enabled()) {
-                        continue;
-                    }
-                    TriggerAction trigger = TriggerAction.fromWireName(r.triggerAction()).orElseThrow();
-                    Kept<T> kept = new Kept<>(r.ruleId(), wallets, translator.translate(r, trigger));
-                    (r.effect().equals("DENY") ? deny : allow).computeIfAbsent(trigger, t -> new ArrayList<>()).add(kept);
-                }
+            RuleSelection selection = RuleSelection.of(e.getValue(), validator);
+            if (!selection.valid()) {
+                throw new IllegalStateException("the workload's policies do not compile: " + selection.errors());
+            }
+            for (SelectedRule r : selection.rules()) {
+                Rule rule = e.getValue().get(r.policyIndex()).rules().get(r.ruleIndex());
+                Kept<T> kept = new Kept<>(r.ruleId(), r.walletIds(), translator.translate(rule, r.action()));
+                (r.effect() == Effect.DENY ? deny : allow).computeIfAbsent(r.action(), t -> new ArrayList<>())
+                        .add(kept);
             }
             out.put(e.getKey(), new Selection<>(deny, allow));
         }

@@ -1,5 +1,6 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import dev.cel.common.ast.CelConstant;
 import dev.cel.common.ast.CelExpr;
 import java.util.ArrayList;
@@ -27,6 +28,10 @@ import java.util.Map;
  * <p>Immutable and thread-safe.
  */
 final class BranchProbe {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     /** An evaluation error (an absent field, an overflow): no boolean, absorbed by {@code &&}/{@code ||}. */
     private static final Object ERROR = new Object() {
         @Override

@@ -1,5 +1,6 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import com.google.common.collect.ImmutableCollection;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSet;
@@ -28,9 +29,13 @@ import java.util.Optional;
  * Builds the CEL environment of one trigger action: each section of the action is a variable of a
  * struct type whose fields come from {@link FieldSchema}, so the checker rejects unknown fields and
  * type errors at compile time with their position. At run time the sections are plain maps (CEL selects
- * a map's key the way it selects a struct's field), which is what the {@link dev.custody.engine.payload.Payload} holds.
+ * a map's key the way it selects a struct's field), which is what the {@link dev.custody.engine.check.Payload} holds.
  */
 final class CelEnvironment {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     /** Prefix of the struct type names, e.g. {@code custody.Withdrawal}. */
     static final String TYPE_PREFIX = "custody.";
 

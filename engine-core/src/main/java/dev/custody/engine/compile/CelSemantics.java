@@ -1,5 +1,6 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import dev.cel.checker.CelStandardDeclarations.StandardFunction;
 import dev.cel.common.Operator;
 import java.util.HashMap;
@@ -42,7 +43,7 @@ import java.util.Optional;
  *       through. The helpers work on a three-valued operand each part already has: a {@link Boolean}, or any
  *       other object standing for the error (the compiled path's {@code EvalError}, the probe's marker).</li>
  * </ul>
- * Payloads never hold {@code -0.0} ({@link dev.custody.engine.payload.PayloadValidator} reads it as {@code 0.0}),
+ * Payloads never hold {@code -0.0} ({@link dev.custody.engine.check.PayloadValidator} reads it as {@code 0.0}),
  * so the departure from the specification on signed zero reaches a decision only through a {@code -0.0} literal
  * or arithmetic in a condition, where the engine follows cel-java.
  *
@@ -50,6 +51,10 @@ import java.util.Optional;
  * thread-safe.
  */
 public final class CelSemantics {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     private CelSemantics() {}
 
     // ---------------------------------------------------------------------------------------------------

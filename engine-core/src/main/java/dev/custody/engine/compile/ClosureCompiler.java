@@ -1,12 +1,13 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import com.google.re2j.Pattern;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.ast.CelConstant;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.types.CelKind;
 import dev.cel.common.types.CelType;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Section;
@@ -63,7 +64,7 @@ import java.util.Set;
  * Outside comprehensions, a compiled condition has no loops over data other than the ones each node does once
  * ({@code in} over a list literal or a payload list, {@code size}, equality of two payload lists or maps, a
  * regex match, which re2j runs in linear time): a fixed number of steps for a payload that {@link
- * dev.custody.engine.payload.PayloadValidator} accepted. A comprehension loops over a list or map the payload
+ * dev.custody.engine.check.PayloadValidator} accepted. A comprehension loops over a list or map the payload
  * or the condition holds; it is bounded as cel-java's are: every node of its loop is charged to the cost meter
  * each time it runs (so the cost is cel-java's, node for node), the lists it builds are capped, its iterations
  * count against the compiler's limit, and it reads the thread's CPU clock every {@value #CLOCK_EVERY}
@@ -79,6 +80,10 @@ import java.util.Set;
  * <p>Immutable and thread-safe once built: nodes hold no per-evaluation state.
  */
 final class ClosureCompiler {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     /** Deeper trees are left to cel-java (the evaluation recursion must stay shallow). */
     static final int MAX_DEPTH = 120;
 

@@ -1,12 +1,13 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelEvaluationListener;
 import dev.cel.runtime.CelRuntime;
 import dev.cel.runtime.CelVariableResolver;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.Map;
 import java.util.Optional;
@@ -22,9 +23,13 @@ import java.util.regex.Pattern;
  * translated from the checked syntax tree, several times faster than cel-java's interpreter and with the same
  * result for every payload: the same boolean, or a {@link ConditionResult.Failure} with the same message.
  * When the compiled form meets an error it leaves cel-java to word, or a value it was not built for, the
- * condition is evaluated again on cel-java, as every condition without a compiled form is (comprehensions
- * among them). A compiled form has no comprehension, so it takes a fixed number of steps and runs without a
- * listener; {@link #mayRunLong()} is unchanged by it (a condition of more than {@value #WATCH_ABOVE_NODES}
+ * condition is evaluated again on cel-java, as every condition without a compiled form is. Comprehensions (the
+ * {@code all}, {@code exists}, {@code exists_one}, {@code map} and {@code filter} macros) have a compiled form
+ * too; one whose step fails, or that runs past the compiler's iteration limit, hands the whole condition to
+ * cel-java. A compiled form runs without a listener: outside comprehensions it takes a fixed number of steps,
+ * and a compiled comprehension charges the cost meter for each node of its loop each time it runs and reads the
+ * thread's CPU clock every {@value ClosureCompiler#CLOCK_EVERY} iterations itself. {@link #mayRunLong()} is
+ * unchanged by it (a condition with a comprehension or of more than {@value #WATCH_ABOVE_NODES}
  * sub-expressions still has the evaluator read the clock around it, which costs little and keeps the
  * guarantee when such a condition falls back on cel-java).
  *
@@ -48,6 +53,10 @@ import java.util.regex.Pattern;
  * <p>Immutable and thread-safe: one instance may be evaluated by many threads at once.
  */
 public final class CompiledCondition {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     static final int CHECK_EVERY = 256;
     /** The longest string a watched condition may build while it runs, in characters. */
     static final int MAX_BUILT_STRING = 256 * 1024;
@@ -111,7 +120,10 @@ public final class CompiledCondition {
         return action;
     }
 
-    /** The number of nodes of the checked tree (what the compiled form is charged when it starts). */
+    /**
+     * The number of nodes of the checked tree: what the compiled form may be charged above cel-java's figure (the
+     * differential property's bound). When it starts it is charged only the nodes outside a comprehension's loop.
+     */
     long nodes() {
         return nodes;
     }
@@ -197,7 +209,7 @@ public final class CompiledCondition {
 
     /**
      * The most this condition can be charged ({@link CostMeter}) on any payload the payload check accepts, or
-     * -1 when that is not bounded by the payload limits (docs/design.md §7.10). Computed once, from the checked
+     * -1 when that is not bounded by the payload limits (docs/design.md §3.15). Computed once, from the checked
      * tree and the limits of docs/design.md §3.14, as cel-go's {@code EstimateCost} does; an over-estimate,
      * never an under-estimate.
      */

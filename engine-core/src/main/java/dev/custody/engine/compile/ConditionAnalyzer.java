@@ -1,10 +1,11 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import dev.cel.common.ast.CelConstant;
 import dev.cel.common.ast.CelExpr;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.diagnostic.Suggestions;
+import dev.custody.engine.validate.Suggestions;
 import dev.custody.engine.schema.FieldSchema;
 import java.util.HashSet;
 import java.util.List;
@@ -45,6 +46,10 @@ import java.util.Set;
  * <p>Not thread-safe: one instance per analysis.
  */
 final class ConditionAnalyzer {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     private static final String DECODED_ARGS = "resource.decoded_args";
     private static final Set<String> OPTIONAL_FIELDS = Set.of("principal.user_email", "resource.method_name");
     private static final Map<String, List<String>> ENUMS =

@@ -1,11 +1,12 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.types.CelKind;
 import dev.cel.runtime.CelEvaluationListener;
 import dev.cel.runtime.CelVariableResolver;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -30,7 +31,7 @@ import java.util.Optional;
  * ({@code a} reads an absent field) cel-java still evaluates the other operand, and only the one that gave a
  * boolean is reported. A branch inside a comprehension ({@code list.all(x, x > 5)}) is reported once per
  * iteration. The compiled form ({@link ClosureCompiler}) decides exactly as cel-java (a differential property
- * pins it, docs/design.md §7.8), so these are the outcomes of the evaluation that decided; the
+ * pins it, docs/design.md §10.4), so these are the outcomes of the evaluation that decided; the
  * parts cel-java's macros add (the accumulator of {@code all}/{@code exists}) are not branches.
  *
  * <h2>How it evaluates</h2>
@@ -49,6 +50,10 @@ import java.util.Optional;
  * before it failed.
  */
 public final class ConditionBranches {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
 
     /**
      * One branch of a condition.

@@ -1,10 +1,11 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import dev.cel.common.CelAbstractSyntaxTree;
 import dev.cel.common.ast.CelConstant;
 import dev.cel.common.ast.CelExpr;
 import dev.cel.common.types.CelKind;
-import dev.custody.engine.payload.PayloadValidator;
+import dev.custody.engine.check.PayloadValidator;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.Limits;
 import dev.custody.engine.schema.Section;
@@ -25,6 +26,10 @@ import java.util.Map;
  * usually far above it. Not thread-safe; one per condition.
  */
 final class CostEstimator {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     /** The largest a value read from {@code decoded_args} can be: characters of a string, or elements. */
     private static final long DYN_SIZE = Math.max(Limits.DECODED_ARG_STRING_MAX, PayloadValidator.MAX_ENTRIES);
     /** At or above this the estimate is reported as unbounded. */

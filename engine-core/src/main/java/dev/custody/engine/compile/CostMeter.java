@@ -8,7 +8,7 @@ package dev.custody.engine.compile;
  * a loaded host, is allowed when replayed on a quiet one. A cost is a function of the conditions and the action
  * only, the same on every machine and under every load, as Kubernetes bounds CEL by cost units for the same
  * reason. The engine denies a decision whose cost passes its limit ({@code cost_budget}); the clock remains a
- * far backstop (docs/design.md §7.10).
+ * far backstop (docs/design.md §3.15).
  *
  * <h2>The cost model</h2>
  * Both evaluators charge the same things (so a condition costs the same, within its size in nodes, whichever
@@ -17,8 +17,9 @@ package dev.custody.engine.compile;
  * <ul>
  *   <li>1 per sub-expression evaluated. cel-java's interpreter is charged per sub-expression it reports to its
  *       evaluation listener, so each iteration of a comprehension is charged for every node of its body. A
- *       compiled condition ({@link CompiledCondition#compiled()}), which has no loops, is charged its number of
- *       nodes once when it starts: an upper bound of what it evaluates.
+ *       compiled condition ({@link CompiledCondition#compiled()}) is charged, once when it starts, every node
+ *       outside a comprehension's loop (an upper bound of those it evaluates), and every node inside a loop each
+ *       time it gives a value, as cel-java's listener charges it.
  *   <li>Strings: 1 per started {@value #CHARS_PER_UNIT} characters ({@link #chars}) of each string operand of a
  *       comparison ({@code ==}, {@code !=}, {@code <}, …), of the receiver of {@code startsWith} and
  *       {@code endsWith}, and of a string built by {@code +}; 1 per 2 characters of a string whose {@code size}
@@ -111,7 +112,7 @@ public final class CostMeter {
     }
 
     /** The frame a compiled form reads {@code payload} through: one per decision, shared by its rules. */
-    ClosureCompiler.Frame frame(dev.custody.engine.payload.Payload payload) {
+    ClosureCompiler.Frame frame(dev.custody.engine.check.Payload payload) {
         ClosureCompiler.Frame f = frame;
         if (f == null || f.payload != payload) {
             f = new ClosureCompiler.Frame(payload, this);

@@ -1,5 +1,6 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import com.google.re2j.Pattern;
 import dev.cel.common.ast.CelConstant;
 import dev.cel.common.ast.CelExpr;
@@ -21,6 +22,10 @@ import java.util.function.Consumer;
  * <p>Immutable and thread-safe once built; the {@code stash} of {@link #charge} is per evaluation.
  */
 final class CostRoles {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     private static final CostRoles NONE = new CostRoles(new byte[0], new long[0], new boolean[0]);
     private static final byte SCAN = 1;
     private static final byte REGEX = 2;

@@ -27,7 +27,7 @@ final class EvalError extends RuntimeException {
 
     /**
      * Not a CEL error: the compiled form met a value it was not built for (a payload made outside
-     * {@link dev.custody.engine.payload.PayloadValidator}, say). CEL's logical operators do not absorb it:
+     * {@link dev.custody.engine.check.PayloadValidator}, say). CEL's logical operators do not absorb it:
      * it unwinds the whole evaluation, and the condition is evaluated on cel-java instead.
      */
     static final class Defer extends RuntimeException {

@@ -1,12 +1,13 @@
 package dev.custody.engine.compile;
 
+import dev.custody.engine.internal.access.ClassPathReads;
 import dev.cel.checker.CelStandardDeclarations.StandardFunction;
 import dev.cel.common.CelIssue;
 import dev.cel.common.Operator;
 import dev.cel.common.ast.CelExpr;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.diagnostic.Suggestions;
+import dev.custody.engine.validate.Suggestions;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Section;
@@ -25,6 +26,10 @@ import java.util.regex.Pattern;
  * token, and a hint. Stateless and thread-safe.
  */
 final class IssueTranslator {
+    static {
+        ClassPathReads.ensure(); // before this class links any cel-java type (module-info.java)
+    }
+
     private static final Pattern UNDEFINED_FIELD = Pattern.compile("undefined field '([^']*)'");
     private static final Pattern UNDECLARED = Pattern.compile("undeclared reference to '([^']*)'.*");
     private static final Pattern NO_OVERLOAD =

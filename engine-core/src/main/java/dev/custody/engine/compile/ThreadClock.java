@@ -4,7 +4,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 
 /**
- * The clock of the wall-clock backstop (docs/design.md §7.10), in nanoseconds: the CPU time of the current
+ * The clock of the wall-clock backstop (docs/design.md §3.15, §10.6), in nanoseconds: the CPU time of the current
  * thread where the JVM measures it (HotSpot on Linux, macOS and Windows does), else {@link System#nanoTime()}.
  *
  * <p>CPU time, because the backstop must not depend on load either: a thread waiting for a processor on a busy

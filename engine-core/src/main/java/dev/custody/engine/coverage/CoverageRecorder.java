@@ -1,22 +1,25 @@
 package dev.custody.engine.coverage;
 
+import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.compile.CompiledCondition;
+import dev.custody.engine.internal.access.EngineAccess;
 import dev.custody.engine.compile.ConditionBranches;
 import dev.custody.engine.compile.ConditionResult;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The observer that counts coverage: per rule, how often it was evaluated, true, false and failing (exactly
- * what the evaluator reported, docs/design.md §7.5); per branch of its condition ({@link ConditionBranches}),
+ * what the evaluator reported, docs/design.md §5.3); per branch of its condition ({@link ConditionBranches}),
  * how often it was true and false. {@link #report()} takes a snapshot.
  *
  * <h2>How branches are counted</h2>
@@ -24,7 +27,7 @@ import java.util.concurrent.atomic.LongAdder;
  * after the decision and outside its time budget ({@link EvaluationObserver}): by a small probe that follows
  * cel-java's evaluation order when the condition fits its fragment, else on cel-java under an evaluation
  * listener. The decision itself ran on the compiled path, which decides exactly as cel-java does
- * (docs/design.md §7.8). Nothing is evaluated when no recorder is set.
+ * (docs/design.md §10.4). Nothing is evaluated when no recorder is set.
  *
  * <h2>Identity of a rule</h2>
  * A rule is its policy id, rule id, trigger action and condition text: the bundles of several workspaces (or of
@@ -36,7 +39,6 @@ import java.util.concurrent.atomic.LongAdder;
  * during the snapshot.
  */
 public final class CoverageRecorder implements EvaluationObserver {
-
     private record Key(String policyId, String ruleId, TriggerAction action, String condition) {}
 
     /** The counts of one rule; the branch outcomes of branch {@code i} are at {@code 2i} (true) and {@code 2i+1}. */

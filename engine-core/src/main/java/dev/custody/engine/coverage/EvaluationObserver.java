@@ -1,13 +1,14 @@
 package dev.custody.engine.coverage;
 
 import dev.custody.engine.compile.ConditionResult;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import java.util.List;
 
 /**
  * Told what the engine evaluated, for coverage: the rules of every bundle it builds, and every rule it evaluates
- * for a decision, with the result. Set one on {@link dev.custody.engine.PolicyEngine.Builder#observer}; there is
- * none by default, and then the engine does no work for it.
+ * for a decision, with the result. Attach one with {@link CoverageHook#observeRules} (a tool-only extension, not
+ * the embedding API's {@link dev.custody.engine.EngineObserver}); there is none by default, and then the engine does
+ * no work for it.
  *
  * <h2>When it is told</h2>
  * {@link #rulesLoaded} when a valid bundle is compiled (once per distinct policy list: workspaces with equal

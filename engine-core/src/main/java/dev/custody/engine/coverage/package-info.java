@@ -3,9 +3,10 @@
  * ({@link dev.custody.engine.coverage.CoverageReport.RuleCoverage}), and how often each branch of each
  * condition was true and false ({@link dev.custody.engine.coverage.CoverageReport.BranchCoverage}).
  *
- * <p>The engine reports to an {@link dev.custody.engine.coverage.EvaluationObserver} set on
- * {@link dev.custody.engine.PolicyEngine.Builder#observer}; {@link dev.custody.engine.coverage.CoverageRecorder}
+ * <p>The engine reports to an {@link dev.custody.engine.coverage.EvaluationObserver} attached with
+ * {@link dev.custody.engine.coverage.CoverageHook#observeRules}, a tool-only extension (this package is not part of
+ * the embedding API: its types name the project's tool types); {@link dev.custody.engine.coverage.CoverageRecorder}
  * is the observer that counts. Without an observer the engine does no coverage work at all. Coverage is
- * told after a decision is made and never changes one (docs/design.md §7.5).
+ * told after a decision is made and never changes one (docs/design.md §5.3).
  */
 package dev.custody.engine.coverage;

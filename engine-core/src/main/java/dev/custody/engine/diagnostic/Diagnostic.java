@@ -1,5 +1,6 @@
 package dev.custody.engine.diagnostic;
 
+import dev.custody.engine.validate.DiagnosticFormatter;
 import java.util.Comparator;
 import java.util.Objects;
 

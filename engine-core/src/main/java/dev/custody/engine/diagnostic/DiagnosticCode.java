@@ -39,7 +39,7 @@ public enum DiagnosticCode {
     /** The trigger action is not {@code withdrawal.create} or {@code web3.contract_call}. */
     INVALID_TRIGGER_ACTION,
     /**
-     * The condition's worst-case cost (its static estimate, docs/design.md §7.10) exceeds the cost limit, or is
+     * The condition's worst-case cost (its static estimate, docs/design.md §3.15) exceeds the cost limit, or is
      * unbounded: on some valid payloads it would be stopped and the decision denied ({@code cost_budget}). A warning.
      */
     COST_EXCEEDS_LIMIT,

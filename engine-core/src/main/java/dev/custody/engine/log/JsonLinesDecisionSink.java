@@ -1,8 +1,10 @@
 package dev.custody.engine.log;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
+import dev.custody.engine.replay.DecisionRecords;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -25,11 +27,14 @@ import java.util.Set;
  * <pre>{@code
  * {"decided_at": "2026-11-03T14:05:00.120Z", "workspace_id": "…", "bundle_revision": "e44fe297c984784c",
  *  "decision": {"id": "w-1", "action": "withdrawal.create", "decision": "DENY", "policy_id": "…", "rule_id": "…",
- *               "reason": "…", "fail_closed": false, "failure": null, "error": null, "elapsed_us": 31},
+ *               "reason": "…", "fail_closed": false, "failure": null, "error": null,
+ *               "bundle_revision": "e44fe297c984784c", "elapsed_us": 31},
  *  "action": {"id": "w-1", "action": "withdrawal.create", "wallet_id": "…", "at": "…", "withdrawal": {…}, …}}
  * }</pre>
  *
- * <p>{@code action} is the action in the replay format (so the log reads back as an action stream); with
+ * <p>{@code decision} is the decision's record exactly as {@code custody replay --format jsonl} writes it
+ * ({@link DecisionRecords}, the one writer of records; without {@code trace}); the envelope around it is the log's.
+ * {@code action} is the action in the replay format (so the log reads back as an action stream); with
  * {@link Builder#digestOnly()} it is replaced by {@code action_digest}, a SHA-256 of it, for a log that must not
  * hold payloads. {@link Builder#mask} replaces the values of the named fields (such as
  * {@code principal.user_email}) by {@code "***"}: a masked log still says who was decided what, but replaying it
@@ -39,7 +44,7 @@ import java.util.Set;
  * {@code NAME.2}, … up to {@link Builder#keep}, the oldest deleted) and a new file is started, so the log's size is
  * bounded. Used from the {@link DecisionLog}'s one thread; not thread-safe otherwise.
  */
-public final class JsonLinesDecisionSink implements DecisionListener, AutoCloseable {
+public final class JsonLinesDecisionSink implements DecisionLog.Listener, AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
 
     private final Path file;
@@ -74,7 +79,7 @@ public final class JsonLinesDecisionSink implements DecisionListener, AutoClosea
     }
 
     @Override
-    public void onDecision(DecisionEvent event) throws IOException {
+    public void onDecision(DecisionLog.Event event) throws IOException {
         byte[] line = record(event);
         if (written > 0 && written + line.length > maxBytes) {
             rotate();
@@ -103,23 +108,30 @@ public final class JsonLinesDecisionSink implements DecisionListener, AutoClosea
         open();
     }
 
-    private byte[] record(DecisionEvent e) throws IOException {
+    /**
+     * The log line: the envelope ({@code decided_at}, {@code workspace_id}, {@code bundle_revision}, the action or its
+     * digest) around the decision's record as {@link DecisionRecords#write} writes it (the one writer of records).
+     */
+    private byte[] record(DecisionLog.Event e) throws IOException {
         Map<String, Object> action = action(e.action());
-        Map<String, Object> r = new LinkedHashMap<>();
-        r.put("decided_at", e.decidedAt().toString());
-        r.put("workspace_id", e.workspaceId());
-        r.put("bundle_revision", e.decision().bundleRevision());
-        r.put("decision", decision(e.decision()));
-        if (digestOnly) {
-            r.put("action_digest", sha256(JSON.writeValueAsBytes(action)));
-        } else {
-            r.put("action", action);
+        ByteArrayOutputStream line = new ByteArrayOutputStream(1024);
+        try (JsonGenerator g = JSON.createGenerator(line)) {
+            g.writeStartObject();
+            g.writeStringField("decided_at", e.decidedAt().toString());
+            g.writeStringField("workspace_id", e.workspaceId());
+            g.writeStringField("bundle_revision", e.decision().bundleRevision());
+            g.writeFieldName("decision");
+            DecisionRecords.write(g, e.decision(), false);
+            if (digestOnly) {
+                g.writeStringField("action_digest", sha256(JSON.writeValueAsBytes(action)));
+            } else {
+                g.writeFieldName("action");
+                g.writeObject(action);
+            }
+            g.writeEndObject();
         }
-        byte[] json = JSON.writeValueAsBytes(r);
-        byte[] line = new byte[json.length + 1];
-        System.arraycopy(json, 0, line, 0, json.length);
-        line[json.length] = '\n';
-        return line;
+        line.write('\n');
+        return line.toByteArray();
     }
 
     /** The action in the replay format, masked fields replaced. */
@@ -138,21 +150,6 @@ public final class JsonLinesDecisionSink implements DecisionListener, AutoClosea
             fields.replaceAll((k, v) -> masked.contains(s.getKey() + "." + k) && v != null ? "***" : v);
             m.put(s.getKey(), fields);
         }
-        return m;
-    }
-
-    private static Map<String, Object> decision(Decision d) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("id", d.actionId());
-        m.put("action", d.action() == null ? null : d.action().wireName());
-        m.put("decision", d.outcome().name());
-        m.put("policy_id", d.policyId());
-        m.put("rule_id", d.ruleId());
-        m.put("reason", d.reason());
-        m.put("fail_closed", d.failClosed());
-        m.put("failure", d.failure() == null ? null : d.failure().wireName());
-        m.put("error", d.error());
-        m.put("elapsed_us", d.elapsedNanos() / 1000);
         return m;
     }
 

@@ -5,6 +5,7 @@ import dev.custody.engine.Decision;
 import dev.custody.engine.FailureKind;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.log.DecisionLog;
+import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.schema.TriggerAction;
 import io.micrometer.core.instrument.Counter;
@@ -26,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>{@code
  * EngineMetrics metrics = EngineMetrics.builder(registry).decisionLog(log).build();
- * PolicyEngine engine = PolicyEngine.builder(source).decisionLog(log).observer(metrics).build();
+ * PolicyEngine engine = PolicyEngine.builder(source).observer(log).observer(metrics).build();
  * }</pre>
  *
  * <h2>Meters</h2>
@@ -163,12 +164,12 @@ public final class EngineMetrics implements EngineObserver {
     }
 
     @Override
-    public void decided(String workspaceId, Decision decision, long nanos) {
+    public void decided(String workspaceId, Action action, Decision decision, long nanos) {
         try {
             FailureKind failure = decision.failure();
-            TriggerAction action = decision.action();
+            TriggerAction trigger = decision.action();
             decisions[decision.outcome().ordinal()][failure == null ? 0 : failure.ordinal() + 1]
-                    [action == null ? 0 : action.ordinal() + 1].increment();
+                    [trigger == null ? 0 : trigger.ordinal() + 1].increment();
             duration.record(nanos, TimeUnit.NANOSECONDS);
             if (decision.ruleId() != null && decision.policyId() != null) {
                 if (failure == null) {
@@ -221,7 +222,7 @@ public final class EngineMetrics implements EngineObserver {
     }
 
     @Override
-    public void loaded(String workspaceId, List<BundleError> errors) {
+    public void bundleLoaded(String workspaceId, List<BundleError> errors) {
         try {
             (errors.isEmpty() ? compiled : compileFailed).increment();
         } catch (RuntimeException | Error e) {
@@ -230,7 +231,7 @@ public final class EngineMetrics implements EngineObserver {
     }
 
     @Override
-    public void failed(String workspaceId, String message) {
+    public void loadFailed(String workspaceId, String message) {
         try {
             loadFailed.increment();
         } catch (RuntimeException | Error e) {

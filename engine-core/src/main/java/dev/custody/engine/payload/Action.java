@@ -1,5 +1,6 @@
 package dev.custody.engine.payload;
 
+import dev.custody.engine.internal.access.EngineAccess;
 import dev.custody.engine.schema.TriggerAction;
 import java.time.Instant;
 import java.util.AbstractMap;
@@ -15,7 +16,7 @@ import java.util.Set;
  * booleans).
  *
  * <p>An {@code Action} is not trusted: the evaluator checks it against the field schema before any rule
- * sees it ({@link PayloadValidator}), and a malformed action is denied. The {@code context} section is
+ * sees it ({@code dev.custody.engine.check.PayloadValidator}), and a malformed action is denied. The {@code context} section is
  * never taken from the caller: it is computed from {@link #at()} (or the engine's clock when absent).
  *
  * <p>Immutable and thread-safe once built: the section maps are copied (shallowly). The first decision checks
@@ -47,13 +48,39 @@ public record Action(
         return new Builder(action);
     }
 
+    static {
+        // what the action reader and the payload check (package dev.custody.engine.check) reach of an action
+        EngineAccess.install(new EngineAccess.Actions() {
+            @Override
+            public Action ofOwn(String id, TriggerAction action, String walletId, String workspaceId, Instant at,
+                    Map<String, Map<String, Object>> sections) {
+                return Action.ofOwn(id, action, walletId, workspaceId, at, sections);
+            }
+
+            @Override
+            public Object checkCache(Action action) {
+                return action.checkCache();
+            }
+
+            @Override
+            public void checkCache(Action action, Object checked) {
+                action.checkCache(checked);
+            }
+
+            @Override
+            public void adopt(Builder builder, String name, Map<String, Object> fields) {
+                builder.adopt(name, fields);
+            }
+        });
+    }
+
     /**
      * An action over sections the caller made for it and no longer touches, kept as they are: unmodifiable maps in
-     * an unmodifiable map ({@link JsonLine#action}'s {@link ArrayMap}s).
+     * an unmodifiable map (the action reader's own read-only maps).
      */
     static Action ofOwn(String id, TriggerAction action, String walletId, String workspaceId, Instant at,
             Map<String, Map<String, Object>> sections) {
-        return new Action(id, action, walletId, workspaceId, at, new Sections(sections));
+        return new Action(id, action, walletId, workspaceId, at, new Sections(sections, true));
     }
 
     /** A copy of this action with another instant; the sections are shared, not copied. */
@@ -66,12 +93,12 @@ public record Action(
         return new Action(id, action, walletId, workspaceId, at, ((Sections) sections).with(name, fields));
     }
 
-    /** What {@link PayloadValidator} remembered of checking these sections (null before the first check). */
+    /** What the payload check remembered of checking these sections (null before the first check). */
     Object checkCache() {
         return ((Sections) sections).check;
     }
 
-    /** Remembers what {@link PayloadValidator} found (any thread; the value is immutable). */
+    /** Remembers what the payload check found (any thread; the value is immutable). */
     void checkCache(Object checked) {
         ((Sections) sections).check = checked;
     }
@@ -79,7 +106,7 @@ public record Action(
     /**
      * The sections as this class copied them: an unmodifiable map of unmodifiable copies. Knowing its own copy,
      * the constructor can share it instead of copying every section again ({@link #withAt}, {@link #withSection}).
-     * It also carries what the payload check found ({@link PayloadValidator#validate}), so that an action is
+     * It also carries what the payload check found ({@code PayloadValidator.validate}), so that an action is
      * checked once however often it is decided: actions sharing these sections (one made by {@link #withAt})
      * share it, and the check tells them apart by trigger, wallet id and instant.
      */
@@ -89,7 +116,12 @@ public record Action(
         private volatile Object check;
 
         private Sections(Map<String, Map<String, Object>> map) {
-            this.map = map instanceof ArrayMap<?> ? map : Collections.unmodifiableMap(map);
+            this(map, false);
+        }
+
+        /** @param own whether {@code map} is already unmodifiable and the caller's own (kept, not wrapped) */
+        private Sections(Map<String, Map<String, Object>> map, boolean own) {
+            this.map = own ? map : Collections.unmodifiableMap(map);
         }
 
         /**

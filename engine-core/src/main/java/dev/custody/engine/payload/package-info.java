@@ -1,7 +1,7 @@
 /**
- * Actions and how they are read and built: {@link dev.custody.engine.payload.Action},
- * {@link dev.custody.engine.payload.ActionReader} (the one reader of action JSON, for streams and files),
- * the withdrawal builder {@link dev.custody.engine.payload.WithdrawalActions}, the EVM contract-call decoder, and
- * the payload check the evaluator runs before any rule sees an action.
+ * The action a service decides: {@link dev.custody.engine.payload.Action} (built field by field, or from a
+ * withdrawal request by {@link dev.custody.engine.payload.WithdrawalActions} with the address book and velocity
+ * figures). Reading action JSON and checking an action against the field schema are the tools' (package
+ * {@code dev.custody.engine.check}, not exported to consumers).
  */
 package dev.custody.engine.payload;

@@ -1,7 +1,7 @@
 package dev.custody.engine.replay;
 
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import dev.custody.engine.velocity.Settlement;
 import java.io.Closeable;
 import java.io.IOException;

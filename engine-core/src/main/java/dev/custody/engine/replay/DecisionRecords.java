@@ -15,9 +15,10 @@ import java.io.IOException;
  * {@code failure: "malformed_action"}, the error, its {@code line} number and, when the problem is at a known
  * place, its {@code column}.
  *
- * <p>The one writer of these records: {@code custody replay --format jsonl} and the Spark job write them with it,
- * so the two cannot drift apart field by field. Stateless and thread-safe (a generator is not: use one per
- * thread).
+ * <p>The one writer of these records: {@code custody replay --format jsonl}, the Spark job, {@code custody serve}
+ * (which adds {@code decision_id}) and the decision log ({@link dev.custody.engine.log.JsonLinesDecisionSink}, which
+ * nests the record in its envelope) write them with it, so they cannot drift apart field by field. Stateless and
+ * thread-safe (a generator is not: use one per thread).
  */
 public final class DecisionRecords {
     /** The prefix of a malformed line's {@code error}, before the reader's message. */
@@ -62,6 +63,16 @@ public final class DecisionRecords {
     /** Writes the record of a line that could not be read as an action or a settlement. */
     public static void malformed(JsonGenerator g, ActionStream.MalformedLine m, boolean explain) throws IOException {
         g.writeStartObject();
+        malformedFields(g, m);
+        if (explain) {
+            g.writeArrayFieldStart("trace");
+            g.writeEndArray();
+        }
+        g.writeEndObject();
+    }
+
+    /** The fields of a malformed line's record without the braces, for a writer that extends them. */
+    public static void malformedFields(JsonGenerator g, ActionStream.MalformedLine m) throws IOException {
         g.writeStringField("id", m.id());
         g.writeNullField("action");
         g.writeStringField("decision", "DENY");
@@ -77,11 +88,6 @@ public final class DecisionRecords {
         if (m.column() > 0) {
             g.writeNumberField("column", m.column());
         }
-        if (explain) {
-            g.writeArrayFieldStart("trace");
-            g.writeEndArray();
-        }
-        g.writeEndObject();
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.custody.engine.replay;
 
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.Decision;
-import dev.custody.engine.FailureKind;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.Objects;
@@ -129,7 +128,7 @@ public final class Replayer {
         Action action = prepared.action();
         Decision decided = null;
         if (prepared instanceof StreamLedger.Unavailable u) {
-            decided = Decision.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION, u.error(), 0);
+            decided = u.decision();
         } else if (assumeSettled && action.action() == TriggerAction.WITHDRAWAL_CREATE) {
             decided = engine.evaluate(action, explain);
         }

@@ -1,8 +1,10 @@
 package dev.custody.engine.replay;
 
+import dev.custody.engine.internal.access.Decisions;
 import dev.custody.engine.Decision;
+import dev.custody.engine.FailureKind;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import dev.custody.engine.schema.TriggerAction;
 import dev.custody.engine.velocity.Settlement;
 import dev.custody.engine.velocity.SettlementStatus;
@@ -29,8 +31,7 @@ import java.util.Objects;
  * StreamLedger.Prepared p = velocity.prepare(action);
  * Decision d = p instanceof StreamLedger.Ready ready
  *         ? engine.evaluate(ready.action(), explain)
- *         : Decision.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION,
- *                 ((StreamLedger.Unavailable) p).error(), 0);
+ *         : ((StreamLedger.Unavailable) p).decision();
  * velocity.record(p.action(), d);
  * }</pre>
  *
@@ -125,7 +126,20 @@ public final class StreamLedger {
      * @param action the action with its instant set; pass it to {@link #record} all the same
      * @param error one line
      */
-    public record Unavailable(Action action, String error) implements Prepared {}
+    public record Unavailable(Action action, String error) implements Prepared {
+        /** The fail-closed DENY ({@code malformed_action}, this error) the replay records for the action. */
+        public Decision decision() {
+            return StreamLedger.unavailable(action, error);
+        }
+    }
+
+    /**
+     * The fail-closed DENY ({@code malformed_action}) on an action whose velocity figures cannot be given, with this
+     * one-line error.
+     */
+    public static Decision unavailable(Action action, String error) {
+        return Decisions.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION, error, 0);
+    }
 
     /** Fills in the velocity sections of a withdrawal that lacks them. Never throws for malformed content. */
     public Prepared prepare(Action action) {

@@ -2,7 +2,7 @@ package dev.custody.engine.compile;
 
 import dev.cel.common.ast.CelExpr;
 import dev.cel.runtime.CelVariableResolver;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.engine.Fixtures;
-import dev.custody.engine.payload.Payload;
-import dev.custody.engine.payload.PayloadResult;
-import dev.custody.engine.payload.PayloadValidator;
+import dev.custody.engine.check.Payload;
+import dev.custody.engine.check.PayloadResult;
+import dev.custody.engine.check.PayloadValidator;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.Collections;
 import org.junit.jupiter.api.Test;

@@ -10,10 +10,10 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.custody.engine.Fixtures;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionReader;
-import dev.custody.engine.payload.Payload;
-import dev.custody.engine.payload.PayloadResult;
-import dev.custody.engine.payload.PayloadValidator;
+import dev.custody.engine.check.ActionReader;
+import dev.custody.engine.check.Payload;
+import dev.custody.engine.check.PayloadResult;
+import dev.custody.engine.check.PayloadValidator;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Section;
@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  * no zero byte the whole input is the condition and the action is the default withdrawal (every field's first pool
  * value). The committed inputs are in {@code src/test/resources/dev/custody/engine/compile/ConditionFuzzInputs/}.
  * Fuzzing: {@code JAZZER_FUZZ=1 ./mvnw -B -pl engine-schema,engine-core test -Dtest=ConditionFuzz#condition}
- * (docs/design.md §9).
+ * (docs/design.md §17).
  */
 class ConditionFuzz {
     private static final RuleCompiler COMPILER = RuleCompiler.create();

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.diagnostic.DiagnosticFormatter;
+import dev.custody.engine.validate.DiagnosticFormatter;
 import dev.custody.engine.diagnostic.Severity;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.List;
@@ -134,7 +134,7 @@ class RuleCompilerTest {
         CompileResult r = COMPILER.compile(TriggerAction.WITHDRAWAL_CREATE, deepNot);
         assertTrue(r.valid(), () -> r.diagnostics().toString());
         assertEquals(List.of(), r.diagnostics());
-        var payload = ((dev.custody.engine.payload.PayloadResult.Valid) dev.custody.engine.payload.PayloadValidator
+        var payload = ((dev.custody.engine.check.PayloadResult.Valid) dev.custody.engine.check.PayloadValidator
                 .validate(dev.custody.engine.Fixtures.withdrawal(1).build(), java.time.Instant.EPOCH)).payload();
         assertEquals(ConditionResult.TRUE, r.condition().orElseThrow().evaluate(payload,
                 ThreadClock.now() + 10_000_000_000L), "an even number of negations of true");
@@ -284,7 +284,7 @@ class RuleCompilerTest {
             for (int i = 0; i < 400; i++) {
                 double usd = i;
                 results.add(pool.submit(() -> {
-                    var payload = ((dev.custody.engine.payload.PayloadResult.Valid) dev.custody.engine.payload.PayloadValidator
+                    var payload = ((dev.custody.engine.check.PayloadResult.Valid) dev.custody.engine.check.PayloadValidator
                             .validate(dev.custody.engine.Fixtures.withdrawal(usd).build(), java.time.Instant.EPOCH)).payload();
                     return ((ConditionResult.Value) c.evaluate(payload, ThreadClock.now() + 10_000_000_000L)).value();
                 }));

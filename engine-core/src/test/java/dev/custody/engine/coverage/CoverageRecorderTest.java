@@ -15,7 +15,7 @@ import dev.custody.engine.coverage.CoverageReport.BranchCoverage;
 import dev.custody.engine.coverage.CoverageReport.RuleCoverage;
 import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.Payload;
+import dev.custody.engine.check.Payload;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.TriggerAction;
@@ -42,7 +42,7 @@ class CoverageRecorderTest {
             allow("small", "withdrawal.value_usd <= 100.0 ? principal.role == 'signer' : false"));
 
     private static PolicyEngine engine(PolicySource source, EvaluationObserver observer) {
-        return PolicyEngine.builder(source).timeBudget(PATIENT).evaluationObserver(observer).build();
+        return CoverageHook.observeRules(PolicyEngine.builder(source).timeBudget(PATIENT), observer).build();
     }
 
     private static RuleCoverage rule(CoverageReport r, String id) {

@@ -13,7 +13,7 @@ import dev.custody.engine.Fixtures;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -43,7 +43,7 @@ class DecisionLogTest {
         Action a2 = Fixtures.withdrawal(50).id("a2").build();
         Decision d1;
         try (DecisionLog log = DecisionLog.of(JsonLinesDecisionSink.builder(file).mask("principal.user_email").build())) {
-            PolicyEngine engine = engine().decisionLog(log).build();
+            PolicyEngine engine = engine().observer(log).build();
             d1 = engine.evaluate(WS, a1);
             engine.evaluate(WS, a2);
         }
@@ -70,7 +70,7 @@ class DecisionLogTest {
     void aFullFileIsRotatedAndOnlySoManyAreKept() throws Exception {
         Path file = dir.resolve("d.jsonl");
         try (DecisionLog log = DecisionLog.of(JsonLinesDecisionSink.builder(file).maxBytes(1500).keep(2).build())) {
-            PolicyEngine engine = engine().decisionLog(log).build();
+            PolicyEngine engine = engine().observer(log).build();
             for (int i = 0; i < 20; i++) {
                 engine.evaluate(WS, Fixtures.withdrawal(i).id("x" + i).build());
             }
@@ -93,7 +93,7 @@ class DecisionLogTest {
             entered.countDown();
             release.await();
         }, 2);
-        PolicyEngine engine = engine().decisionLog(log).build();
+        PolicyEngine engine = engine().observer(log).build();
         engine.evaluate(WS, Fixtures.withdrawal(1).build());
         assertTrue(entered.await(10, TimeUnit.SECONDS), "the first event reached the listener");
         for (int i = 0; i < 9; i++) {
@@ -104,5 +104,31 @@ class DecisionLogTest {
         release.countDown();
         log.close();
         assertEquals(3, log.delivered());
+    }
+
+    /**
+     * The log is an observer like any other: it is told every decision, those denied before any lookup too, stamps
+     * each with its own clock, and keeps its queue (nothing reaches the listener on the deciding thread).
+     */
+    @Test
+    void theLogIsAnObserverStampedByItsClockAndToldEveryDecision() throws Exception {
+        List<DecisionLog.Event> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<String> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.time.Clock fixed = java.time.Clock.fixed(java.time.Instant.parse("2026-11-03T14:05:00.120Z"),
+                java.time.ZoneOffset.UTC);
+        DecisionLog log = DecisionLog.of(e -> {
+            events.add(e);
+            threads.add(Thread.currentThread().getName());
+        }, 16, fixed);
+        PolicyEngine engine = engine().observer(log).build();
+        engine.evaluate(WS.toUpperCase(java.util.Locale.ROOT), Fixtures.withdrawal(20000).id("a1").build());
+        engine.evaluate(" ", Fixtures.withdrawal(1).id("a2").build());
+        log.close();
+        assertEquals(List.of("00cd4ae6-310e-4566-99ae-1270f1ed5570 a1 DENY big 2026-11-03T14:05:00.120Z",
+                " a2 DENY null 2026-11-03T14:05:00.120Z"), events.stream().map(e -> e.workspaceId() + " "
+                + e.action().id() + " " + e.decision().outcome() + " " + e.decision().ruleId() + " " + e.decidedAt())
+                .toList());
+        assertEquals(List.of("custody-decision-log", "custody-decision-log"), threads);
+        assertEquals(0, log.dropped());
     }
 }

@@ -1,5 +1,6 @@
 package dev.custody.engine.metrics;
 
+import dev.custody.engine.internal.access.Decisions;
 import static dev.custody.engine.Fixtures.allow;
 import static dev.custody.engine.Fixtures.deny;
 import static dev.custody.engine.Fixtures.policy;
@@ -14,8 +15,8 @@ import dev.custody.engine.PolicySource;
 import dev.custody.engine.Decision;
 import dev.custody.engine.FailureKind;
 import dev.custody.engine.Outcome;
-import dev.custody.engine.log.DecisionEvent;
 import dev.custody.engine.log.DecisionLog;
+import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.schema.TriggerAction;
@@ -38,6 +39,7 @@ import org.junit.jupiter.api.Test;
 class EngineMetricsTest {
     private static final String WS = "ws-1";
     private static final Duration PATIENT = Duration.ofSeconds(30);
+    private static final Action ACTION = withdrawal(1).build();
 
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
@@ -148,11 +150,11 @@ class EngineMetricsTest {
     void theKindsNoTestCanProvokeThroughTheEngineAreCountedAsTheOthers() {
         // a time-out and an internal error cannot be provoked deterministically through an engine: told directly
         EngineMetrics metrics = EngineMetrics.builder(registry).build();
-        metrics.decided(WS, Decision.failClosed("a", TriggerAction.WITHDRAWAL_CREATE, FailureKind.TIME_BUDGET,
+        metrics.decided(WS, ACTION, Decisions.failClosed("a", TriggerAction.WITHDRAWAL_CREATE, FailureKind.TIME_BUDGET,
                 "time budget of 100 ms exceeded in rule `slow`", "p", "slow", 100_000_000L, List.of()), 100_000_000L);
-        metrics.decided(WS, Decision.failClosed("b", TriggerAction.WEB3_CONTRACT_CALL, FailureKind.INTERNAL,
+        metrics.decided(WS, ACTION, Decisions.failClosed("b", TriggerAction.WEB3_CONTRACT_CALL, FailureKind.INTERNAL,
                 "internal error while evaluating: NullPointerException", 5_000), 5_000);
-        metrics.decided(WS, Decision.failClosed(null, null, FailureKind.MALFORMED_ACTION, "unreadable", 0), 0);
+        metrics.decided(WS, ACTION, Decisions.failClosed(null, null, FailureKind.MALFORMED_ACTION, "unreadable", 0), 0);
         assertEquals(sorted(
                 "custody.decisions{action=withdrawal.create,failure=time_budget,outcome=deny} 1",
                 "custody.decisions{action=web3.contract_call,failure=internal,outcome=deny} 1",
@@ -201,7 +203,7 @@ class EngineMetricsTest {
                 for (int i = 0; i < perThread; i++) {
                     // half the rules are shared by all threads, half are each thread's own
                     String rule = i % 2 == 0 ? "shared-" + i : "t" + id + "-" + i;
-                    metrics.decided(WS, Decision.matched("a", TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "p",
+                    metrics.decided(WS, ACTION, Decisions.matched("a", TriggerAction.WITHDRAWAL_CREATE, Outcome.DENY, "p",
                             rule, null, 0, List.of()), 0);
                 }
             });
@@ -233,9 +235,9 @@ class EngineMetricsTest {
         DecisionLog log = DecisionLog.of(e -> release.await(10, TimeUnit.SECONDS), 1);
         try {
             EngineMetrics.builder(registry).decisionLog(log).build();
-            Decision d = Decision.noMatch("a", null, 0, List.of());
+            Decision d = Decisions.noMatch("a", null, 0, List.of());
             for (int i = 0; i < 5; i++) {
-                log.offer(new DecisionEvent(WS, withdrawal(1).build(), d, Instant.EPOCH));
+                log.offer(new DecisionLog.Event(WS, withdrawal(1).build(), d, Instant.EPOCH));
             }
             // the listener holds at most one event and the queue one more: at least three of five are dropped
             assertTrue(log.dropped() >= 3, "dropped " + log.dropped());
@@ -253,7 +255,7 @@ class EngineMetricsTest {
                 allow("small", "withdrawal.value_usd < 100.0")));
         EngineObserver throwing = new EngineObserver() {
             @Override
-            public void decided(String workspaceId, Decision decision, long nanos) {
+            public void decided(String workspaceId, Action action, Decision decision, long nanos) {
                 throw new IllegalStateException("registry down");
             }
 
@@ -268,7 +270,7 @@ class EngineMetricsTest {
             }
 
             @Override
-            public void loaded(String workspaceId, List<BundleError> errors) {
+            public void bundleLoaded(String workspaceId, List<BundleError> errors) {
                 throw new StackOverflowError("simulated");
             }
         };
@@ -284,14 +286,14 @@ class EngineMetricsTest {
     }
 
     @Test
-    void aLoadListenerAndTheObserverAreBothTold() {
+    void twoObserversAreBothTold() {
         List<String> told = new ArrayList<>();
         EngineMetrics metrics = EngineMetrics.builder(registry).build();
         PolicyEngine engine = PolicyEngine.builder(ws -> List.of(policy("p", deny("typo", "withdrawal.value_usd >"))))
                 .timeBudget(PATIENT)
-                .loadListener(new PolicyEngine.LoadListener() {
+                .observer(new EngineObserver() {
                     @Override
-                    public void loaded(String workspaceId, List<BundleError> errors) {
+                    public void bundleLoaded(String workspaceId, List<BundleError> errors) {
                         told.add(workspaceId + ": " + errors.size() + " error(s)");
                     }
                 })

@@ -1,5 +1,10 @@
 package dev.custody.engine.policy;
 
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.SourcedPolicy;
+import dev.custody.engine.files.Finding;
+import dev.custody.engine.files.PolicyReader;
+import dev.custody.engine.validate.PolicyValidation;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -25,7 +30,7 @@ import java.util.Set;
  * <p>Committed inputs: {@code src/test/resources/dev/custody/engine/policy/PolicyDocumentFuzzInputs/policyDocument/}
  * (the example policies, a broken draft, envelopes, YAML oddities). Fuzzing:
  * {@code JAZZER_FUZZ=1 ./mvnw -B -pl engine-schema,engine-core test -Dtest=PolicyDocumentFuzz#policyDocument}
- * (docs/design.md §9).
+ * (docs/design.md §17).
  */
 class PolicyDocumentFuzz {
 

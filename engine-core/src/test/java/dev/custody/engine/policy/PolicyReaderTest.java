@@ -1,5 +1,9 @@
 package dev.custody.engine.policy;
 
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.Finding;
+import dev.custody.engine.files.PolicyReader;
+import dev.custody.engine.validate.RuleUpdate;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

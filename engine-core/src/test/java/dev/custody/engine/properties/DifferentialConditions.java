@@ -66,7 +66,7 @@ final class DifferentialConditions {
     }
 
     /**
-     * Conditions inside the fragment of the solver's encoding (docs/design.md §7.3) and of coverage's branch
+     * Conditions inside the fragment of the solver's encoding (docs/design.md §5.1) and of coverage's branch
      * probe, so that every part of the differential harness speaks for them: int and double fields and boundary
      * literals through {@code + - *}, unary minus and {@code ?:}, compared across int and double; strings through
      * {@code ==}, {@code startsWith}, {@code endsWith}, {@code contains} and {@code in} lists; optional fields

@@ -13,9 +13,9 @@ import dev.custody.engine.diagnostic.DiagnosticCode;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.Payload;
-import dev.custody.engine.payload.PayloadResult;
-import dev.custody.engine.payload.PayloadValidator;
+import dev.custody.engine.check.Payload;
+import dev.custody.engine.check.PayloadResult;
+import dev.custody.engine.check.PayloadValidator;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,7 +32,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.Tuple;
 
 /**
- * The one differential harness of docs/design.md §3.16 ("One meaning of CEL", DESIGN §8): generated conditions
+ * The one differential harness of docs/design.md §10.2 ("One meaning of CEL", §10.1): generated conditions
  * times generated actions, each pair run through every part of the project that gives a condition a meaning and
  * compared with cel-java, the reference.
  *

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.engine.Fixtures;
 import dev.custody.engine.internal.bundle.PolicyBundle;
-import dev.custody.engine.policy.Finding;
-import dev.custody.engine.policy.PolicyDocument;
-import dev.custody.engine.policy.PolicyReader;
-import dev.custody.engine.policy.SourcedPolicy;
+import dev.custody.engine.files.Finding;
+import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.files.PolicyReader;
+import dev.custody.engine.files.SourcedPolicy;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;

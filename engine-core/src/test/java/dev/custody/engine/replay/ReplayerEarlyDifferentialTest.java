@@ -17,7 +17,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * Deciding on read (docs/design.md §7.8) against the plain in-order path: random streams of withdrawals with
+ * Deciding on read (docs/design.md §12.2) against the plain in-order path: random streams of withdrawals with
  * and without their velocity sections, settlements, lines without {@code at}, lines late by up to 150 minutes,
  * repeated ids and malformed lines, read 128 lines ahead and then sequenced, as the replay pipeline does. The
  * decisions (outcome, rule, reason, trace, failure) must be those of deciding each line in stream order, the

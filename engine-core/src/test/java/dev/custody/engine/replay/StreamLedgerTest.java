@@ -1,5 +1,6 @@
 package dev.custody.engine.replay;
 
+import dev.custody.engine.internal.access.Decisions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -12,7 +13,7 @@ import dev.custody.engine.FailureKind;
 import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.ActionReader;
+import dev.custody.engine.check.ActionReader;
 import dev.custody.engine.velocity.VelocityLedger;
 import java.math.BigDecimal;
 import java.time.Clock;
@@ -72,7 +73,7 @@ class StreamLedgerTest {
             StreamLedger.Prepared p = velocity.prepare(action);
             Decision d = p instanceof StreamLedger.Ready ready
                     ? evaluator.evaluate(BUNDLE, ready.action())
-                    : Decision.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION, ((StreamLedger.Unavailable) p).error(), 0);
+                    : Decisions.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION, ((StreamLedger.Unavailable) p).error(), 0);
             velocity.record(p.action(), d);
             out.add(action.id() + " " + d.outcome() + (d.ruleId() == null ? "" : " " + d.ruleId())
                     + (d.failClosed() ? " fail_closed" : ""));
@@ -171,7 +172,7 @@ class StreamLedgerTest {
         assertEquals(List.of("velocity not derived: `workspace_id` is missing"), r.notes());
         assertTrue(!r.action().sections().containsKey("wallet"));
         assertEquals(List.of("attempt not recorded: `workspace_id` is missing"),
-                velocity.record(r.action(), Decision.failClosed("g1", noWorkspace.action(), FailureKind.MALFORMED_ACTION, "x", 0)));
+                velocity.record(r.action(), Decisions.failClosed("g1", noWorkspace.action(), FailureKind.MALFORMED_ACTION, "x", 0)));
     }
 
     @Test
@@ -181,7 +182,7 @@ class StreamLedgerTest {
                 + "\", \"at\": \"2026-11-03T14:00:00Z\", \"resource\": {}}")).action();
         StreamLedger.Ready r = assertInstanceOf(StreamLedger.Ready.class, velocity.prepare(call));
         assertEquals(call, r.action());
-        assertEquals(List.of(), velocity.record(call, Decision.failClosed(null, call.action(), FailureKind.MALFORMED_ACTION, "x", 0)));
+        assertEquals(List.of(), velocity.record(call, Decisions.failClosed(null, call.action(), FailureKind.MALFORMED_ACTION, "x", 0)));
         assertTrue(velocity.ledger().watermark().isEmpty());
     }
 

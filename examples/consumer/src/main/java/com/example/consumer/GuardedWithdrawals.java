@@ -5,6 +5,8 @@ import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.policy.Rule;
+import dev.custody.engine.schema.Effect;
+import dev.custody.engine.schema.PolicyStatus;
 import dev.custody.engine.schema.TriggerAction;
 import java.time.Instant;
 import java.util.List;
@@ -17,11 +19,16 @@ public final class GuardedWithdrawals {
     static final String WORKSPACE = "00cd4ae6-310e-4566-99ae-1270f1ed5570";
     static final String GROUP = "985976e8-9faf-4e44-a2ed-b01af2ca04cf";
 
-    private final PolicyEngine engine = PolicyEngine.builder(workspaceId -> List.of(new Policy("limits",
-            "withdrawal limits", null, GROUP, List.of(), List.of(
-                    new Rule("big", "withdrawal.create", "withdrawal.value_usd > 10000", "DENY", "above $10,000", true),
-                    new Rule("listed", "withdrawal.create", "withdrawal.is_whitelisted", "ALLOW", "address book", true)),
-            "active", 1, WORKSPACE, null))).build();
+    static final Policy LIMITS = Policy.builder("limits")
+            .name("withdrawal limits").approvalGroupId(GROUP).status(PolicyStatus.ACTIVE).version(1)
+            .workspaceId(WORKSPACE)
+            .rule(Rule.builder("big").triggerAction(TriggerAction.WITHDRAWAL_CREATE)
+                    .condition("withdrawal.value_usd > 10000").effect(Effect.DENY).description("above $10,000").build())
+            .rule(Rule.builder("listed").triggerAction(TriggerAction.WITHDRAWAL_CREATE)
+                    .condition("withdrawal.is_whitelisted").effect(Effect.ALLOW).description("address book").build())
+            .build();
+
+    private final PolicyEngine engine = PolicyEngine.builder(workspaceId -> List.of(LIMITS)).build();
 
     /** The decision on a withdrawal of {@code usd} to a destination in the address book or not. */
     public Decision decide(double usd, boolean whitelisted) {

@@ -11,7 +11,7 @@ import dev.custody.client.CustodyClientConfig;
 import dev.custody.client.CustodyTimeoutException;
 import dev.custody.client.CustodyTransportException;
 import dev.custody.client.InvalidRequestException;
-import dev.custody.engine.policy.Finding;
+import dev.custody.engine.files.Finding;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -9,7 +9,7 @@ import dev.custody.client.model.PolicyChange;
 import dev.custody.client.model.PolicyQuery;
 import dev.custody.client.model.PolicyRevision;
 import dev.custody.client.model.Rule;
-import dev.custody.engine.policy.Finding;
+import dev.custody.engine.files.Finding;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,12 +1,12 @@
 package dev.custody.engine.internal.bundle;
 
 import dev.custody.engine.policy.BundleError;
-import dev.custody.engine.compile.CompiledCondition;
-import dev.custody.engine.diagnostic.Diagnostic;
-import dev.custody.engine.diagnostic.DiagnosticCode;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyValidation;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
+import dev.custody.engine.selection.RuleSelection;
+import dev.custody.engine.selection.SelectedRule;
+import dev.custody.engine.validate.PolicyValidation;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.PolicyStatus;
@@ -17,11 +17,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The compiled policies of one workspace: what the evaluator runs and what the cache holds.
@@ -57,69 +55,27 @@ public final class PolicyBundle {
     }
 
     /**
-     * Compiles policies into a bundle. Never throws for invalid policies: they make the bundle invalid.
-     * A policy without an id gets {@code #<position>} as its id; a rule without an id gets
-     * {@code <policy id>#<index>}.
+     * Compiles policies into a bundle: the rules of their {@link RuleSelection}. Never throws for invalid
+     * policies: they make the bundle invalid. A policy without an id gets {@code #<position>} as its id; a rule
+     * without an id gets {@code <policy id>#<index>}.
      */
     public static PolicyBundle compile(List<Policy> policies, PolicyValidator validator) {
+        RuleSelection selection = RuleSelection.of(policies, validator);
         Map<TriggerAction, List<BoundRule>> deny = new EnumMap<>(TriggerAction.class);
         Map<TriggerAction, List<BoundRule>> allow = new EnumMap<>(TriggerAction.class);
         for (TriggerAction a : TriggerAction.values()) {
             deny.put(a, new ArrayList<>());
             allow.put(a, new ArrayList<>());
         }
-        List<BundleError> errors = new ArrayList<>();
-        Set<String> ids = new HashSet<>();
-        int order = 0;
-        int active = 0;
-        for (int p = 0; p < policies.size(); p++) {
-            Policy policy = policies.get(p);
-            String policyId = policy.id() != null && !policy.id().isBlank() ? policy.id() : "#" + p;
-            if (policy.effectiveStatus().isEmpty()) {
-                errors.add(new BundleError(policyId, Diagnostic.at("/status", DiagnosticCode.INVALID_STATUS,
-                        "unknown status `" + policy.status() + "`", "statuses: pending, active, inactive, rejected")));
-                continue;
-            }
-            if (policy.effectiveStatus().get() != PolicyStatus.ACTIVE) {
-                continue;
-            }
-            active++;
-            if (!ids.add(policyId)) {
-                errors.add(new BundleError(policyId, Diagnostic.at("/id", DiagnosticCode.DUPLICATE_ID,
-                        "policy id `" + policyId + "` is used by an earlier active policy", null)));
-            }
-            PolicyValidation validation = validator.validate(policy, false);
-            for (Diagnostic d : validation.errors()) {
-                errors.add(new BundleError(policyId, d));
-            }
-            if (!validation.valid()) {
-                continue;
-            }
-            Set<String> wallets = new HashSet<>();
-            policy.walletIds().forEach(w -> wallets.add(w.toLowerCase(Locale.ROOT)));
-            for (int r = 0; r < policy.rules().size(); r++) {
-                Rule rule = policy.rules().get(r);
-                if (!rule.enabled()) {
-                    continue;
-                }
-                CompiledCondition condition = validation.compiled(r).orElseThrow();
-                String ruleId = rule.ruleId() != null ? rule.ruleId() : policyId + "#" + r;
-                Effect effect = Effect.fromWireName(rule.effect()).orElseThrow();
-                BoundRule bound = new BoundRule(policyId, ruleId, effect, rule.description(), condition, wallets,
-                        order++);
-                (effect == Effect.DENY ? deny : allow).get(condition.action()).add(bound);
-            }
-        }
-        if (!errors.isEmpty()) {
-            Map<TriggerAction, List<BoundRule>> none = new EnumMap<>(TriggerAction.class);
-            for (TriggerAction a : TriggerAction.values()) {
-                none.put(a, List.of());
-            }
-            return new PolicyBundle(none, none, errors, active, 0, revision(policies));
+        for (SelectedRule r : selection.rules()) {
+            BoundRule bound = new BoundRule(r.policyId(), r.ruleId(), r.effect(), r.description(), r.condition(),
+                    r.walletIds(), r.order());
+            (r.effect() == Effect.DENY ? deny : allow).get(r.action()).add(bound);
         }
         deny.replaceAll((a, l) -> List.copyOf(l));
         allow.replaceAll((a, l) -> List.copyOf(l));
-        return new PolicyBundle(deny, allow, errors, active, order, revision(policies));
+        return new PolicyBundle(deny, allow, selection.errors(), selection.activePolicies(),
+                selection.rules().size(), revision(policies));
     }
 
     /** A bundle that denies everything because its policies could not be loaded or built. */

@@ -1,9 +1,9 @@
 package dev.custody.engine.internal.bundle;
 
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.Payload;
-import dev.custody.engine.payload.PayloadResult;
-import dev.custody.engine.payload.PayloadValidator;
+import dev.custody.engine.check.Payload;
+import dev.custody.engine.check.PayloadResult;
+import dev.custody.engine.check.PayloadValidator;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Section;
@@ -17,8 +17,9 @@ import java.util.Map;
  * Runs every rule of a freshly built bundle once on a synthetic payload, before it decides real actions.
  *
  * <p>Why: the first evaluation of a rule in a fresh JVM loads and links cel-java's interpreter classes (and
- * re2j for {@code matches}, and so on), which on a busy machine can take longer than the 100 ms time budget.
- * The first real action would then be denied for a reason that has nothing to do with the policies.
+ * re2j for {@code matches}, and so on), which on a busy machine can take longer than the spec's 100 ms
+ * evaluation time-out and, in a cold JVM, run into the time backstop (default 1 s of CPU time). The first real
+ * action would then be slow, or denied, for a reason that has nothing to do with the policies.
  * Conditions are pure, so evaluating them once beforehand, with a generous deadline, changes nothing but the
  * timing. Results (true, false, an error on the synthetic payload) are ignored. Stateless and thread-safe.
  */

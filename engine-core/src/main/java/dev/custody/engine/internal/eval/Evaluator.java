@@ -1,5 +1,6 @@
 package dev.custody.engine.internal.eval;
 
+import dev.custody.engine.internal.access.Decisions;
 import dev.custody.engine.internal.bundle.BoundRule;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.Decision;
@@ -11,9 +12,9 @@ import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.compile.ThreadClock;
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.payload.Payload;
-import dev.custody.engine.payload.PayloadResult;
-import dev.custody.engine.payload.PayloadValidator;
+import dev.custody.engine.check.Payload;
+import dev.custody.engine.check.PayloadResult;
+import dev.custody.engine.check.PayloadValidator;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,7 +46,7 @@ import java.util.Objects;
  * limit stops there and the decision is DENY with {@code fail_closed} and failure {@code cost_budget}, attributed
  * to that rule (a DENY rule found true before it still decides, as a DENY rule found true before a failing one
  * does). The cost is a function of the rules and the action only, so the decision is the same on every machine
- * and under every load (docs/design.md §7.10). The default limit is {@link CostMeter#DEFAULT_LIMIT}.
+ * and under every load (docs/design.md §3.15). The default limit is {@link CostMeter#DEFAULT_LIMIT}.
  *
  * <h2>Time budget: a backstop</h2>
  * A deadline on the thread's CPU time ({@link ThreadClock}), so that waiting for a processor does not count, is a
@@ -132,7 +133,7 @@ public final class Evaluator {
             return bundle.revision() == null || d.bundleRevision() != null ? d : d.inBundle(bundle.revision());
         } catch (RuntimeException | Error e) {
             // Nothing below is expected to throw; if it does, the action is still denied.
-            return Decision.failClosed(action.id(), action.action(), FailureKind.INTERNAL,
+            return Decisions.failClosed(action.id(), action.action(), FailureKind.INTERNAL,
                     "internal error while evaluating: " + e.getClass().getSimpleName(), System.nanoTime() - start);
         }
     }
@@ -141,12 +142,12 @@ public final class Evaluator {
         if (!bundle.valid()) {
             List<BundleError> errors = bundle.errors();
             String more = errors.size() > 1 ? " (and " + (errors.size() - 1) + " more)" : "";
-            return Decision.failClosed(action.id(), action.action(), FailureKind.COMPILE,
+            return Decisions.failClosed(action.id(), action.action(), FailureKind.COMPILE,
                     "policies do not compile: " + errors.get(0).describe() + more, System.nanoTime() - start);
         }
         PayloadResult checked = PayloadValidator.validate(action, action.at() != null ? action.at() : clock.instant());
         if (checked instanceof PayloadResult.Invalid invalid) {
-            return Decision.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION,
+            return Decisions.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION,
                     "malformed action: " + invalid.error(),
                     System.nanoTime() - start);
         }
@@ -213,10 +214,10 @@ public final class Evaluator {
         }
         long end = System.nanoTime();
         if (firstTrue != null) {
-            return Decision.matched(action.id(), action.action(), Outcome.ALLOW, firstTrue.policyId(),
+            return Decisions.matched(action.id(), action.action(), Outcome.ALLOW, firstTrue.policyId(),
                     firstTrue.ruleId(), firstTrue.description(), end - start, trace, bundle.revision());
         }
-        return Decision.noMatch(action.id(), action.action(), end - start, trace, bundle.revision());
+        return Decisions.noMatch(action.id(), action.action(), end - start, trace, bundle.revision());
     }
 
     /**
@@ -304,24 +305,24 @@ public final class Evaluator {
 
     private static Decision decided(Action action, Outcome outcome, BoundRule rule, long start, List<TraceEntry> trace,
             String revision) {
-        return Decision.matched(action.id(), action.action(), outcome, rule.policyId(), rule.ruleId(),
+        return Decisions.matched(action.id(), action.action(), outcome, rule.policyId(), rule.ruleId(),
                 rule.description(), System.nanoTime() - start, trace, revision);
     }
 
     private static Decision failed(Action action, BoundRule rule, String error, long start, List<TraceEntry> trace) {
-        return Decision.failClosed(action.id(), action.action(), FailureKind.RULE_ERROR,
+        return Decisions.failClosed(action.id(), action.action(), FailureKind.RULE_ERROR,
                 "rule `" + rule.ruleId() + "` failed: " + error, rule.policyId(), rule.ruleId(),
                 System.nanoTime() - start, trace);
     }
 
     private Decision timedOut(Action action, BoundRule rule, long start, List<TraceEntry> trace) {
-        return Decision.failClosed(action.id(), action.action(), FailureKind.TIME_BUDGET,
+        return Decisions.failClosed(action.id(), action.action(), FailureKind.TIME_BUDGET,
                 "time budget of " + budgetText() + " exceeded in rule `" + rule.ruleId() + "`", rule.policyId(),
                 rule.ruleId(), System.nanoTime() - start, trace);
     }
 
     private Decision overCost(Action action, BoundRule rule, long start, List<TraceEntry> trace) {
-        return Decision.failClosed(action.id(), action.action(), FailureKind.COST_BUDGET,
+        return Decisions.failClosed(action.id(), action.action(), FailureKind.COST_BUDGET,
                 "cost budget of " + costLimit + " units exceeded in rule `" + rule.ruleId() + "`", rule.policyId(),
                 rule.ruleId(), System.nanoTime() - start, trace);
     }

@@ -18,7 +18,7 @@ import dev.custody.engine.internal.bundle.PolicyBundle;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The decision's cost budget (docs/design.md §7.10): one meter for every rule of a decision, failure cost_budget. */
+/** The decision's cost budget (docs/design.md §3.15): one meter for every rule of a decision, failure cost_budget. */
 class CostBudgetTest {
     private static Evaluator limit(long units) {
         return Evaluator.builder().timeBudget(Duration.ofSeconds(30)).costLimit(units).build();

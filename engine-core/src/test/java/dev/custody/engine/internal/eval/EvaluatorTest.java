@@ -20,7 +20,7 @@ import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.policy.Policy;
-import dev.custody.engine.policy.PolicyValidator;
+import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.schema.TriggerAction;
 import java.time.Clock;
@@ -258,7 +258,7 @@ class EvaluatorTest {
         assertMalformed(b, withdrawal(1).at(Instant.MIN).build(),
                 "malformed action: `at` `-1000000000-01-01T00:00:00Z` is out of the supported date range");
         // the JSON form reads such an instant (Instant.parse accepts it), so it must be refused here
-        Action fromJson = ((dev.custody.engine.payload.ActionReader.Read) dev.custody.engine.payload.ActionReader.read(
+        Action fromJson = ((dev.custody.engine.check.ActionReader.Read) dev.custody.engine.check.ActionReader.read(
                 "{\"action\": \"withdrawal.create\", \"wallet_id\": \"" + Fixtures.WALLET
                         + "\", \"at\": \"+1000000000-01-01T00:00:00Z\"}")).action();
         assertMalformed(b, fromJson,
