@@ -5,7 +5,8 @@
 # `custody replay`'s (elapsed_us aside, a timing). Stops everything it started on exit, whatever happens.
 #
 #   spark/cluster-run.sh                       # the example stream, its velocity sections removed (derived)
-#   spark/cluster-run.sh --actions FILE [--velocity given|derive] [--now INSTANT] [--executors N] [--keep DIR]
+#   spark/cluster-run.sh --actions FILE [--velocity given|derive] [--assume-settled] [--now INSTANT] [--executors N]
+#                        [--keep DIR]
 #
 # Needs `./mvnw -B verify` (or package) first: spark/target/custody-spark.jar, spark/target/lib, cli/target/custody.jar.
 # Exit 0 when the records are equal; 1 when they differ; 2 on a usage error; 3 when something failed to start.
@@ -20,6 +21,7 @@ VELOCITY=derive
 NOW=2027-01-01T00:00:00Z
 EXECUTORS=2
 KEEP=
+SETTLED=()
 LIMIT=${CLUSTER_RUN_TIMEOUT:-300}   # seconds for the whole run (about 60 on a quiet 2-core machine)
 
 while [ $# -gt 0 ]; do
@@ -29,6 +31,7 @@ while [ $# -gt 0 ]; do
         --now) NOW=$2; shift 2 ;;
         --executors) EXECUTORS=$2; shift 2 ;;
         --keep) KEEP=$2; shift 2 ;;
+        --assume-settled) SETTLED=(--assume-settled); shift ;;
         *) echo "error: unknown option \`$1\`" >&2; exit 2 ;;
     esac
 done
@@ -131,7 +134,7 @@ java $OPENS -Xmx1g -cp "$JAR:$CP" org.apache.spark.deploy.SparkSubmit \
     --conf spark.executor.cores=1 --conf spark.cores.max="$EXECUTORS" --conf spark.executor.memory=1g \
     --conf spark.driver.host=127.0.0.1 --conf spark.ui.enabled=false --conf "spark.executor.extraJavaOptions=$OPENS" \
     "$JAR" --policies "$ROOT/examples/policies" --actions "$ACTIONS" --out "$OUT" --velocity "$VELOCITY" \
-    --now "$NOW" 2> "$WORK/logs/submit.log" &
+    --now "$NOW" "${SETTLED[@]}" 2> "$WORK/logs/submit.log" &
 SUBMIT=$!
 PIDS+=($SUBMIT)
 wait $SUBMIT
@@ -151,7 +154,7 @@ GIVEN=()
 [ "$VELOCITY" = given ] && GIVEN=(--velocity given)
 set +e
 java -jar "$CLI" replay --policies "$ROOT/examples/policies" --actions "$ACTIONS" --format jsonl --now "$NOW" \
-    "${GIVEN[@]}" > "$WORK/cli.jsonl" 2> "$WORK/logs/cli.log" &
+    "${GIVEN[@]}" "${SETTLED[@]}" > "$WORK/cli.jsonl" 2> "$WORK/logs/cli.log" &
 REPLAY=$!
 PIDS+=($REPLAY)
 wait $REPLAY

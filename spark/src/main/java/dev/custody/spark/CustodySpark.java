@@ -41,8 +41,8 @@ import org.apache.spark.sql.types.StructType;
  * {@code wallet}/{@code workspace} sections of withdrawals are computed first with window functions
  * ({@link VelocityWindows}), to the figures of the replay's in-memory ledger (lateness tolerance: one hour, as
  * {@code custody replay}); with {@link VelocityMode#GIVEN} actions are decided exactly as given, without a
- * shuffle. {@code --assume-settled} (outflow that depends on earlier decisions) is sequential by nature and not
- * offered here.
+ * shuffle. {@code --assume-settled} (outflow that depends on earlier decisions) is not offered by this Dataset API;
+ * {@link ReplayJob}'s JSONL replay offers it, deciding per group of ledger keys ({@code KeyedLedger}).
  *
  * <p>Input rows are those of {@link ActionInput#read}: {@code pos} (stream order), {@code line}, {@code value}.
  * {@link #replay} returns one row per action line and per malformed line ({@link #DECISIONS}), ordered by
@@ -254,7 +254,7 @@ public final class CustodySpark {
                 }
             } else if (f != null && f.refusedM != null) {
                 return StreamLines.unavailable(action, StreamLines.lateError(action.at(), f.refusedM, LATENESS));
-            } else if (f == null || f.usd == null) {
+            } else if (f == null || f.velocity() == null) {
                 throw new IllegalStateException("no velocity figures for line " + a.number());
             } else {
                 Velocity v = f.velocity();

@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -39,7 +40,6 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.util.CollectionAccumulator;
 import org.apache.spark.util.LongAccumulator;
@@ -128,6 +128,44 @@ final class JsonlReplay {
 
     /** Replays the files to JSONL part files under {@code out}; returns the counts. */
     Counts replay(PolicySet policies, CustodySpark.Options options, String out) throws IOException {
+        return replay(policies, options, false, out);
+    }
+
+    /**
+     * Replays the files to JSONL part files under {@code out}; returns the counts.
+     *
+     * @param assumeSettled {@code custody replay --assume-settled}: every withdrawal that is not denied realizes its
+     *     value (needs {@link CustodySpark.VelocityMode#DERIVE})
+     */
+    Counts replay(PolicySet policies, CustodySpark.Options options, boolean assumeSettled, String out)
+            throws IOException {
+        if (assumeSettled && options.velocity() != CustodySpark.VelocityMode.DERIVE) {
+            throw new IllegalArgumentException("`--assume-settled` needs a velocity ledger; it cannot be used with "
+                    + "`--velocity given`");
+        }
+        Map<String, String> groups = Map.of();
+        for (int run = 0; ; run++) {
+            CollectionAccumulator<List<String>> conflicts = sc.sc().collectionAccumulator("conflicts");
+            Counts counts = replay(policies, options, assumeSettled, groups, conflicts, out);
+            if (conflicts.value().isEmpty()) {
+                return counts;
+            }
+            if (run > 0) {
+                // not reached: the first run reports every wallet of several workspaces, and the second joins them all
+                throw new IllegalStateException("wallets still span several groups after joining them: "
+                        + conflicts.value().get(0));
+            }
+            // a wallet under several workspaces: join them into one group, and run again
+            groups = KeyedLedger.join(groups, conflicts.value());
+            Path dir = new Path(out);
+            if (!dir.getFileSystem(sc.hadoopConfiguration()).delete(dir, true)) {
+                throw new IOException("cannot remove `" + out + "` to run again");
+            }
+        }
+    }
+
+    private Counts replay(PolicySet policies, CustodySpark.Options options, boolean assumeSettled,
+            Map<String, String> groups, CollectionAccumulator<List<String>> conflicts, String out) throws IOException {
         Input in = input();
         int n = in.lines().getNumPartitions();
         Broadcast<PolicySet> set = sc.broadcast(policies);
@@ -144,13 +182,18 @@ final class JsonlReplay {
             records = in.lines().mapPartitions(it -> new Records(TaskContext.getPartitionId(), it, null,
                     set.value().engine(), fileOf, firstOfFile, maxLine, explain, false, now, tally));
         } else {
-            JavaRDD<Row> ops = in.lines().mapPartitions(it -> new Ops(TaskContext.getPartitionId(), it, fileOf,
-                    firstOfFile, maxLine, now));
-            org.apache.spark.sql.Dataset<Row> figures = VelocityWindows.figures(spark,
-                    spark.createDataFrame(ops, VelocityWindows.OPS_SPLIT), CustodySpark.LATENESS);
-            JavaPairRDD<SplitPos, Figures> bySplit = figures.javaRDD()
-                    .mapToPair(r -> new Tuple2<>(new SplitPos(r.getInt(r.fieldIndex("split")), r.getLong(r.fieldIndex("pos"))),
-                            Figures.of(r)))
+            int tasks = Math.max(1, Integer.parseInt(spark.conf().get("spark.sql.shuffle.partitions", Integer.toString(n))));
+            Broadcast<Map<String, String>> grouping = sc.broadcast(new java.util.HashMap<>(groups));
+            java.time.Duration lateness = CustodySpark.LATENESS;
+            JavaPairRDD<SplitPos, KeyedLedger.Op> ops = in.lines().mapPartitionsToPair(it -> new KeyedLedger.SplitOps(
+                    new SplitLines(TaskContext.getPartitionId(), it, fileOf, firstOfFile, maxLine), tasks,
+                    grouping.value(), now, assumeSettled ? set.value().engine() : null));
+            JavaRDD<Figures> figures = ops
+                    .repartitionAndSortWithinPartitions(new SplitPartitioner(tasks), Comparator.<SplitPos>naturalOrder())
+                    .mapPartitions(it -> new KeyedLedger.Figuring(it, n, lateness,
+                            assumeSettled ? set.value().engine() : null, now, conflicts));
+            JavaPairRDD<SplitPos, Figures> bySplit = figures
+                    .mapToPair(f -> new Tuple2<>(new SplitPos(f.split, f.pos), f))
                     .repartitionAndSortWithinPartitions(new SplitPartitioner(n), Comparator.<SplitPos>naturalOrder());
             records = in.lines().zipPartitions(bySplit.values(), (lines, figs) -> new Records(
                     TaskContext.getPartitionId(), lines, figs, set.value().engine(), fileOf, firstOfFile, maxLine,
@@ -158,6 +201,9 @@ final class JsonlReplay {
         }
         records.mapToPair(t -> new Tuple2<>(NullWritable.get(), t))
                 .saveAsNewAPIHadoopFile(out, NullWritable.class, Text.class, TextOutputFormat.class, sc.hadoopConfiguration());
+        if (!conflicts.value().isEmpty()) {
+            return null;
+        }
         placeLines(out, tally, fileOf);
         return tally.counts();
     }
@@ -234,7 +280,7 @@ final class JsonlReplay {
     }
 
     /** One line of a split: its position in the stream, its number (or placeholder) and its bytes. */
-    private static final class SplitLines {
+    static final class SplitLines {
         final int split;
         final Iterator<Tuple2<LongWritable, Text>> lines;
         final long posBase;
@@ -306,97 +352,149 @@ final class JsonlReplay {
         }
     }
 
-    /** The ledger operations of a split's lines (rows of {@link VelocityWindows#OPS_SPLIT}). */
-    private static final class Ops implements Iterator<Row> {
-        private final SplitLines in;
-        private final java.time.Instant now;
-        private Row next;
-
-        Ops(int split, Iterator<Tuple2<LongWritable, Text>> lines, int[] fileOf, boolean[] firstOfFile, int maxLine,
-                java.time.Instant now) {
-            this.in = new SplitLines(split, lines, fileOf, firstOfFile, maxLine);
-            this.now = now;
-        }
-
-        @Override
-        public boolean hasNext() {
-            while (next == null && in.advance()) {
-                Object[] op = VelocityWindows.op(in.pos, in.parse(), now);
-                if (op != null) {
-                    Object[] v = java.util.Arrays.copyOf(op, op.length + 1);
-                    v[op.length] = in.split;
-                    next = RowFactory.create(v);
-                }
-            }
-            return next != null;
-        }
-
-        @Override
-        public Row next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            Row r = next;
-            next = null;
-            return r;
-        }
-    }
-
-    /** A query's figures without their schema: what the shuffle to the line's split carries. */
-    static final class Figures implements Serializable {
+    /**
+     * A query's figures without their schema: what the shuffle to the line's split carries. The ledger's
+     * refusal ({@code refusedM}, the watermark that refused it), or its figures, or neither (a query the window
+     * functions did not answer).
+     */
+    static final class Figures implements java.io.Externalizable {
         private static final long serialVersionUID = 1L;
-        final long pos;
-        final Long refusedM;
-        final java.math.BigDecimal[] usd;
-        final long[] counts;
+        int split;
+        long pos;
+        Long refusedM;
+        dev.custody.engine.velocity.Velocity velocity;
 
-        private Figures(long pos, Long refusedM, java.math.BigDecimal[] usd, long[] counts) {
+        public Figures() {}
+
+        private Figures(int split, long pos, Long refusedM, dev.custody.engine.velocity.Velocity velocity) {
+            this.split = split;
             this.pos = pos;
             this.refusedM = refusedM;
-            this.usd = usd;
-            this.counts = counts;
+            this.velocity = velocity;
         }
 
+        /** A query refused by the ledger whose watermark was {@code watermark}. */
+        static Figures refused(int split, long pos, long watermark) {
+            return new Figures(split, pos, watermark, null);
+        }
+
+        /** A query answered with the ledger's figures. */
+        static Figures of(int split, long pos, dev.custody.engine.velocity.Velocity velocity) {
+            return new Figures(split, pos, null, velocity);
+        }
+
+        /** The figures of a row of {@link VelocityWindows#figures} (micro-dollars), split 0 when it has none. */
         static Figures of(Row r) {
             long pos = r.getLong(r.fieldIndex("pos"));
             int refused = r.fieldIndex("refused_m");
             if (!r.isNullAt(refused)) {
-                return new Figures(pos, r.getLong(refused), null, null);
+                return new Figures(0, pos, r.getLong(refused), null);
             }
             if (r.isNullAt(r.fieldIndex("wallet_o1"))) {
-                return new Figures(pos, null, null, null);
+                return new Figures(0, pos, null, null);
             }
-            java.math.BigDecimal[] usd = new java.math.BigDecimal[9];
-            long[] counts = new long[3];
+            dev.custody.engine.velocity.Velocity.Figures[] f = new dev.custody.engine.velocity.Velocity.Figures[3];
             String[] scopes = {"wallet", "workspace", "network"};
             for (int s = 0; s < 3; s++) {
-                usd[3 * s] = r.getDecimal(r.fieldIndex(scopes[s] + "_o1"));
-                usd[3 * s + 1] = r.getDecimal(r.fieldIndex(scopes[s] + "_o6"));
-                usd[3 * s + 2] = r.getDecimal(r.fieldIndex(scopes[s] + "_o24"));
-                counts[s] = r.getLong(r.fieldIndex(scopes[s] + "_c"));
+                f[s] = new dev.custody.engine.velocity.Velocity.Figures(dollars(r.getDecimal(r.fieldIndex(scopes[s] + "_o1"))),
+                        dollars(r.getDecimal(r.fieldIndex(scopes[s] + "_o6"))),
+                        dollars(r.getDecimal(r.fieldIndex(scopes[s] + "_o24"))), r.getLong(r.fieldIndex(scopes[s] + "_c")));
             }
-            return new Figures(pos, null, usd, counts);
+            return new Figures(0, pos, null, new dev.custody.engine.velocity.Velocity(f[0], f[1], f[2]));
         }
 
         dev.custody.engine.velocity.Velocity velocity() {
-            return new dev.custody.engine.velocity.Velocity(scope(0), scope(1), scope(2));
-        }
-
-        private dev.custody.engine.velocity.Velocity.Figures scope(int s) {
-            return new dev.custody.engine.velocity.Velocity.Figures(dollars(usd[3 * s]), dollars(usd[3 * s + 1]),
-                    dollars(usd[3 * s + 2]), counts[s]);
+            return velocity;
         }
 
         private static java.math.BigDecimal dollars(java.math.BigDecimal micros) {
             return new java.math.BigDecimal(micros.toBigIntegerExact(), 6);
         }
+
+        @Override
+        public void writeExternal(java.io.ObjectOutput out) throws IOException {
+            out.writeInt(split);
+            out.writeLong(pos);
+            out.writeByte(refusedM != null ? 1 : velocity != null ? 2 : 0);
+            if (refusedM != null) {
+                out.writeLong(refusedM);
+            } else if (velocity != null) {
+                for (var f : List.of(velocity.wallet(), velocity.workspace(), velocity.network())) {
+                    KeyedLedger.writeDecimal(out, f.outflow1h());
+                    KeyedLedger.writeDecimal(out, f.outflow6h());
+                    KeyedLedger.writeDecimal(out, f.outflow24h());
+                    out.writeLong(f.withdrawalCount1h());
+                }
+            }
+        }
+
+        @Override
+        public void readExternal(java.io.ObjectInput in) throws IOException {
+            split = in.readInt();
+            pos = in.readLong();
+            int kind = in.readByte();
+            if (kind == 1) {
+                refusedM = in.readLong();
+            } else if (kind == 2) {
+                var f = new dev.custody.engine.velocity.Velocity.Figures[3];
+                for (int s = 0; s < 3; s++) {
+                    f[s] = new dev.custody.engine.velocity.Velocity.Figures(KeyedLedger.readDecimal(in),
+                            KeyedLedger.readDecimal(in), KeyedLedger.readDecimal(in), in.readLong());
+                }
+                velocity = new dev.custody.engine.velocity.Velocity(f[0], f[1], f[2]);
+            }
+        }
     }
 
-    /** The key of a query's figures: its line's split, then its position. */
-    record SplitPos(int split, long pos) implements Comparable<SplitPos>, Serializable {
+    /**
+     * The key of a query's figures: its line's split, then its position (for the group tasks' shuffle: the task, then
+     * the position). A class, not a record, so that Kryo can build it ({@link KryoClasses}).
+     */
+    static final class SplitPos implements Comparable<SplitPos>, java.io.Externalizable {
+        private static final long serialVersionUID = 1L;
+        private int split;
+        private long pos;
+
+        public SplitPos() {}
+
+        SplitPos(int split, long pos) {
+            this.split = split;
+            this.pos = pos;
+        }
+
+        int split() {
+            return split;
+        }
+
+        long pos() {
+            return pos;
+        }
+
         @Override
         public int compareTo(SplitPos o) {
             return split != o.split ? Integer.compare(split, o.split) : Long.compare(pos, o.pos);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof SplitPos p && p.split == split && p.pos == pos;
+        }
+
+        @Override
+        public int hashCode() {
+            return 31 * split + Long.hashCode(pos);
+        }
+
+        @Override
+        public void writeExternal(java.io.ObjectOutput out) throws IOException {
+            out.writeInt(split);
+            out.writeLong(pos);
+        }
+
+        @Override
+        public void readExternal(java.io.ObjectInput in) throws IOException {
+            split = in.readInt();
+            pos = in.readLong();
         }
     }
 

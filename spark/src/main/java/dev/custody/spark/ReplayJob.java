@@ -45,7 +45,7 @@ public final class ReplayJob {
             usage: ReplayJob (--policies PATH... | --base PATH... --head PATH...) --actions PATH --out DIR
                              [--out-format jsonl|parquet] [--velocity derive|given] [--master URL]
                              [--now INSTANT] [--time-budget DURATION] [--explain] [--max-line-length N]
-                             [--cost-limit UNITS] [--fail-on-change]
+                             [--cost-limit UNITS] [--assume-settled] [--fail-on-change]
               --actions PATH   a file, directory or glob of JSONL (or Parquet) action streams
               --out DIR        where the records go (must not exist): JSONL text or Parquet part files
               --velocity       derive (default): absent wallet/workspace sections from the stream; given: as given
@@ -53,13 +53,14 @@ public final class ReplayJob {
               --now INSTANT    instant of actions without `at` (default: the job's start)
               --time-budget D  CPU-time backstop of one evaluation (default: 1s)
               --cost-limit N   cost limit of one evaluation, in units (default: 400000); past it: DENY, cost_budget
-            `--assume-settled` is not offered: realized outflow that depends on earlier decisions is sequential.
+              --assume-settled every withdrawal that is not denied realizes its value_usd for the later ones
+                               (with --velocity derive, JSONL in and out, not with --base/--head)
             """;
 
     /** The parsed command line. */
     record Args(List<Path> policies, List<Path> base, List<Path> head, String actions, String out, boolean parquet,
             CustodySpark.VelocityMode velocity, String master, Instant now, Duration timeBudget, long costLimit,
-            boolean explain, int maxLine, boolean failOnChange) {
+            boolean explain, int maxLine, boolean failOnChange, boolean assumeSettled) {
         boolean diff() {
             return !base.isEmpty();
         }
@@ -134,6 +135,7 @@ public final class ReplayJob {
         long costLimit = dev.custody.engine.compile.CostMeter.DEFAULT_LIMIT;
         boolean explain = false;
         boolean failOnChange = false;
+        boolean assumeSettled = false;
         int maxLine = dev.custody.engine.replay.ActionStream.DEFAULT_MAX_LINE;
         List<Path> target = null;
         for (int i = 0; i < argv.length; i++) {
@@ -189,9 +191,7 @@ public final class ReplayJob {
                         throw new UsageException("`" + v + "` is not a positive number for --max-line-length");
                     }
                 }
-                case "--assume-settled" -> throw new UsageException("--assume-settled is not supported by the Spark job: "
-                        + "realized outflow that depends on earlier decisions is sequential; use `custody replay "
-                        + "--assume-settled`, or give settlement records and --velocity derive");
+                case "--assume-settled" -> assumeSettled = true;
                 default -> throw new UsageException(a.startsWith("-") ? "unknown option `" + a + "`"
                         : "unexpected argument `" + a + "`");
             }
@@ -208,9 +208,18 @@ public final class ReplayJob {
         if (failOnChange && base.isEmpty()) {
             throw new UsageException("--fail-on-change needs --base and --head");
         }
+        if (assumeSettled && velocity.equals("given")) {
+            throw new UsageException("`--assume-settled` needs a velocity ledger; it cannot be used with `--velocity given`");
+        }
+        if (assumeSettled && !base.isEmpty()) {
+            throw new UsageException("--assume-settled is not offered with --base and --head: give it to `custody diff`");
+        }
+        if (assumeSettled && outFormat.equals("parquet")) {
+            throw new UsageException("--assume-settled needs JSONL records: not with --out-format parquet");
+        }
         return new Args(policies, base, head, actions, out, outFormat.equals("parquet"),
                 velocity.equals("given") ? CustodySpark.VelocityMode.GIVEN : CustodySpark.VelocityMode.DERIVE, master,
-                now, budget, costLimit, explain, maxLine, failOnChange);
+                now, budget, costLimit, explain, maxLine, failOnChange, assumeSettled);
     }
 
     private static List<Path> add(List<Path> list, String[] argv, int i, String option) throws UsageException {
@@ -262,6 +271,11 @@ public final class ReplayJob {
             throw new IllegalArgumentException("no Spark master: give --master URL (e.g. local[2]) or run through spark-submit");
         }
         SparkSession.Builder builder = SparkSession.builder().appName("custody-replay");
+        if (System.getProperty("spark.serializer") == null) {
+            // the shuffled classes in their compact forms through Kryo (KryoClasses), unless the cluster names a serializer
+            builder.config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+                    .config("spark.kryo.registrator", KryoClasses.class.getName());
+        }
         if (args.master() != null) {
             builder.master(args.master());
             if (args.master().startsWith("local")) {
@@ -286,11 +300,15 @@ public final class ReplayJob {
             CustodySpark.Options options = new CustodySpark.Options(args.velocity(), args.explain(), args.maxLine());
             List<org.apache.hadoop.fs.Path> files = ActionInput.files(spark.sparkContext().hadoopConfiguration(),
                     args.actions());
-            if (!args.diff() && !args.parquet() && !files.isEmpty() && !ActionInput.parquet(files, args.actions())) {
+            boolean jsonl = !args.diff() && !args.parquet() && !files.isEmpty() && !ActionInput.parquet(files, args.actions());
+            if (args.assumeSettled() && !jsonl && !files.isEmpty()) {
+                throw new IllegalArgumentException("--assume-settled needs a JSONL stream: not with Parquet input");
+            }
+            if (jsonl) {
                 // JSONL in and out: one pass over the input, in split order, no sort (JsonlReplay)
                 JsonlReplay job = new JsonlReplay(spark, files);
                 shufflePartitions(spark, job.splits());
-                JsonlReplay.Counts counts = job.replay(policies, options, args.out());
+                JsonlReplay.Counts counts = job.replay(policies, options, args.assumeSettled(), args.out());
                 if (cpu != null) {
                     cpu.report(spark, counts.total(), err);
                 }

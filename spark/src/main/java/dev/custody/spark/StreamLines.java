@@ -85,6 +85,12 @@ final class StreamLines {
 
     /** The refusal of a settlement by the ledger (value or instant out of range), or null when it would count it. */
     static StreamLedger.Rejected settlementRejected(ActionStream.SettlementLine s) {
+        var st = s.settlement();
+        if (inRange(st.at()) && st.valueUsd().precision() - st.valueUsd().scale() <= 12) {
+            // what the ledger takes, without building one: an instant in range and a value (never negative) below
+            // 10^12 USD, so below 10^18 micro-dollars once rounded; only the rest goes to a fresh ledger for its words
+            return null;
+        }
         StreamLedger.EventResult r = new StreamLedger(VelocityLedger.create(), false, Clock.fixed(Instant.EPOCH, ZoneOffset.UTC))
                 .apply(s.settlement());
         return r instanceof StreamLedger.Rejected rejected ? rejected : null;

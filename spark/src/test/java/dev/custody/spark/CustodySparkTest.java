@@ -145,6 +145,83 @@ class CustodySparkTest {
     }
 
     @Test
+    void assumeSettledGivesTheReplaysRecordsAcrossSplitsAndJoinedWorkspaces() throws IOException {
+        // the hard stream (sections removed, late and refused queries, equal instants), then one of its wallets used
+        // under a second workspace the key stage routes to the other task: the wallet's key joins the two workspaces,
+        // which the first run reports and the second runs as one group
+        List<String> lines = new ArrayList<>(Files.readAllLines(Streams.perturbed(dir, 900, 13)));
+        String wallet = "cea35e29-55d0-434c-9037-3c44148d4eca"; // treasury hot: $1,000,000 in 24 hours
+        String workspace = "00cd4ae6-310e-4566-99ae-1270f1ed5570";
+        assertTrue(lines.stream().anyMatch(l -> l.contains(wallet) && l.contains(workspace)), "the wallet's workspace");
+        int tasks = Integer.parseInt(spark.sparkContext().getConf().get("spark.sql.shuffle.partitions"));
+        String other = null;
+        for (int i = 0; other == null || KeyedLedger.task(other, tasks) == KeyedLedger.task(workspace, tasks); i++) {
+            other = String.format("5e1f0000-0000-4000-8000-%012d", i);
+        }
+        // ten withdrawals of $200,000 USDC on a weekday afternoon, among the stream's lines: without the wallet's
+        // earlier ones realized they pass; with them, the sixth and later go over the treasury's day
+        int from = lines.size() / 3;
+        while (!lines.get(from).matches(".*\"at\":\"2026-11-0[3-5]T1[0-4]:.*")) {
+            from++;
+        }
+        for (int i = 0; i < 10; i++) {
+            int at = from + 4 * i;
+            String instant = lines.get(at).replaceAll(".*\"at\":\"([^\"]+)\".*", "$1");
+            lines.add(at, "{\"id\": \"other-" + i + "\", \"action\": \"withdrawal.create\", \"wallet_id\": \""
+                    + wallet.toUpperCase(java.util.Locale.ROOT) + "\", \"workspace_id\": \"" + other + "\", \"at\": \""
+                    + instant + "\", \"principal\": {\"user_email\": \"bruno@example.com\", \"role\": \"admin\"}, "
+                    + "\"withdrawal\": {\"amount\": 200000, \"value_usd\": 200000, \"asset_symbol\": \"USDC\", "
+                    + "\"asset_is_native\": false, \"destination_address\": \"0x69302c5494219aa7642248d36cef1e9b4050eebe\", "
+                    + "\"network_code\": \"ETHEREUM_MAINNET\", \"is_whitelisted\": true, \"address_age_sec\": 8640000}}");
+        }
+        Path stream = dir.resolve("settled.jsonl");
+        Files.write(stream, lines, StandardCharsets.UTF_8);
+
+        List<String> expected = Streams.reference(stream, List.of(Streams.POLICIES), NOW, true,
+                dev.custody.engine.compile.CostMeter.DEFAULT_LIMIT, true);
+        List<String> settledOnly = Streams.reference(stream, List.of(Streams.POLICIES), NOW, true);
+        assertEquals(expected.size(), settledOnly.size());
+        long changed = java.util.stream.IntStream.range(0, expected.size())
+                .filter(i -> !expected.get(i).equals(settledOnly.get(i))).count();
+        assertTrue(changed >= 5, changed + " records changed by --assume-settled");
+        assertTrue(expected.stream().anyMatch(r -> r.contains("\"id\":\"other-") && r.contains("\"decision\":\"DENY\"")),
+                "a withdrawal under the second workspace denied on the wallet's outflow");
+
+        org.apache.hadoop.conf.Configuration conf = spark.sparkContext().hadoopConfiguration();
+        conf.set("mapreduce.input.fileinputformat.split.maxsize", "32768");
+        try {
+            int splits = new JsonlReplay(spark, List.of(new org.apache.hadoop.fs.Path(stream.toString()))).splits();
+            assertTrue(splits > 8, splits + " splits");
+            Path out = dir.resolve("settled-out");
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            assertEquals(1, runJob(err, "--master", "local[2]", "--policies", Streams.POLICIES.toString(), "--actions",
+                    stream.toString(), "--out", out.toString(), "--now", NOW.toString(), "--assume-settled"));
+            List<String> written = new ArrayList<>();
+            try (Stream<Path> parts = Files.list(out)) {
+                for (Path p : parts.filter(p -> p.getFileName().toString().startsWith("part-")).sorted().toList()) {
+                    Files.readAllLines(p).forEach(l -> written.add(Streams.zeroElapsed(l)));
+                }
+            }
+            assertEquals(expected.size(), written.size());
+            for (int i = 0; i < expected.size(); i++) {
+                assertEquals(expected.get(i), written.get(i), "record " + i);
+            }
+            assertTrue(err.toString(StandardCharsets.UTF_8).startsWith(expected.size() + " decisions: "), err.toString());
+        } finally {
+            conf.unset("mapreduce.input.fileinputformat.split.maxsize");
+        }
+    }
+
+    @Test
+    void keyGroupsJoinTheWorkspacesOfAWallet() {
+        // wallets w1 (a, b) and w2 (c, b) join a, b and c; d stays alone; groups named by their least workspace
+        Map<String, String> groups = KeyedLedger.join(Map.of(), List.of(List.of("w1", "b", "a"), List.of("w2", "c", "b")));
+        assertEquals(Map.of("a", "a", "b", "a", "c", "a"), groups);
+        assertEquals(Map.of("a", "a", "b", "a", "c", "a", "d", "d", "e", "d"),
+                KeyedLedger.join(groups, List.of(List.of("w3", "d", "e"))));
+    }
+
+    @Test
     void windowFunctionsGiveTheLedgersFiguresOnAHardStream() throws IOException {
         // the figures themselves, not only the decisions (the example policies rarely reach a velocity limit)
         Path stream = Streams.perturbed(dir, 1500, 23);
@@ -279,10 +356,13 @@ class CustodySparkTest {
     @Test
     void badOptionsAndMissingPathsAreOneLineErrors() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--assume-settled"));
-        assertEquals("error: --assume-settled is not supported by the Spark job: realized outflow that depends on "
-                + "earlier decisions is sequential; use `custody replay --assume-settled`, or give settlement records and "
-                + "--velocity derive\n(run with --help for the options)\n", err.toString(StandardCharsets.UTF_8));
+        assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--assume-settled", "--velocity",
+                "given"));
+        assertEquals("error: `--assume-settled` needs a velocity ledger; it cannot be used with `--velocity given`\n"
+                + "(run with --help for the options)\n", err.toString(StandardCharsets.UTF_8));
+        assertEquals(2, runJob(err, "--base", "p", "--head", "p", "--actions", "a", "--out", "o", "--assume-settled"));
+        assertEquals("error: --assume-settled is not offered with --base and --head: give it to `custody diff`\n"
+                + "(run with --help for the options)\n", err.toString(StandardCharsets.UTF_8));
         assertEquals(2, runJob(err, "--policies", "p", "--actions", "a", "--out", "o", "--cost-limit", "0"));
         assertEquals("error: cost limit `0` must be positive\n(run with --help for the options)\n",
                 err.toString(StandardCharsets.UTF_8));

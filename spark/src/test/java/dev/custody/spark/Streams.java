@@ -132,12 +132,18 @@ final class Streams {
     /** The same, with {@code --cost-limit}. */
     static List<String> reference(Path stream, List<Path> policies, Instant now, boolean derive, long costLimit)
             throws IOException {
+        return reference(stream, policies, now, derive, costLimit, false);
+    }
+
+    /** The same, with {@code --cost-limit} and {@code --assume-settled}. */
+    static List<String> reference(Path stream, List<Path> policies, Instant now, boolean derive, long costLimit,
+            boolean assumeSettled) throws IOException {
         Clock clock = Clock.fixed(now, ZoneOffset.UTC);
         PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(policies)).clock(clock)
                 .timeBudget(Duration.ofMillis(100)).costLimit(costLimit).build();
         StreamLedger ledger = derive ? new StreamLedger(VelocityLedger.builder().lateness(CustodySpark.LATENESS).build(),
-                false, clock) : null;
-        Replayer replayer = new Replayer(engine, ledger, false, false);
+                assumeSettled, clock) : null;
+        Replayer replayer = new Replayer(engine, ledger, assumeSettled, false);
         List<String> out = new ArrayList<>();
         JsonFactory f = new JsonFactory();
         // bytes, as custody replay reads them (a byte-order mark dropped, bytes that are not UTF-8 read as U+0000)
