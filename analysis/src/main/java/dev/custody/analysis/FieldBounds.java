@@ -16,15 +16,16 @@ import java.util.Set;
 /**
  * What every action on which a rule is true must have, read off the condition without the solver: the policy's
  * wallets and workspace, and for each field that a top-level conjunct compares with a constant, a closed numeric
- * interval or a set of strings or a boolean. It is an over-approximation (conjuncts of any other form add
+ * interval (each end closed, or open where a strict comparison set it) or a set of strings or a boolean. It is an over-approximation (conjuncts of any other form add
  * nothing), used for one decision only: two rules whose bounds exclude each other on some field, wallet or
  * workspace are never true on the same action, so the solver need not be asked.
  *
  * <p>Why the bounds are sound under cel-java's meaning: {@code a && b} is true only when both are (a failure or a
  * false on either side never gives true), so each conjunct is true wherever the condition is; a comparison that
- * reads an absent field fails, so it is never true either. Numbers are bounded by closed intervals, widened from
- * strict comparisons ({@code x > c} gives {@code x >= c}), and two intervals exclude each other only when one
- * ends strictly below where the other starts ({@code <} on doubles, which holds for no pair of zeros): this holds
+ * reads an absent field fails, so it is never true either. Numbers are bounded by intervals whose ends are open where a strict
+ * comparison set them ({@code x > c} gives {@code (c, +inf]}), and two intervals exclude each other only when one
+ * ends strictly below where the other starts ({@code <} on doubles, which holds for no pair of zeros), or both
+ * end at the same nonzero constant with one of them open there (see {@code below}): this holds
  * whether a comparison orders doubles by value or by {@link Double#compare} (which differ only on {@code -0.0}
  * against {@code 0.0}), and an int constant, converted to a double as cel-java compares an int with a double,
  * is used only when it converts exactly ({@code |c| <= 2^53}). NaN and infinite constants are not used. Immutable
@@ -66,7 +67,7 @@ final class FieldBounds {
         for (Map.Entry<String, double[]> e : intervals.entrySet()) {
             double[] x = e.getValue();
             double[] y = o.intervals.get(e.getKey());
-            if (y != null && (x[1] < y[0] || y[1] < x[0])) {
+            if (y != null && (below(x, y) || below(y, x))) {
                 return true;
             }
         }
@@ -114,11 +115,19 @@ final class FieldBounds {
                 compare(action, args.get(0), args.get(1), "==");
                 compare(action, args.get(1), args.get(0), "==");
             }
-            case LESS, LESS_EQUALS -> {
+            case LESS -> {
+                compare(action, args.get(0), args.get(1), "<");
+                compare(action, args.get(1), args.get(0), ">");
+            }
+            case LESS_EQUALS -> {
                 compare(action, args.get(0), args.get(1), "<=");
                 compare(action, args.get(1), args.get(0), ">=");
             }
-            case GREATER, GREATER_EQUALS -> {
+            case GREATER -> {
+                compare(action, args.get(0), args.get(1), ">");
+                compare(action, args.get(1), args.get(0), "<");
+            }
+            case GREATER_EQUALS -> {
                 compare(action, args.get(0), args.get(1), ">=");
                 compare(action, args.get(1), args.get(0), "<=");
             }
@@ -144,7 +153,7 @@ final class FieldBounds {
         }
     }
 
-    /** {@code field OP constant}, OP one of {@code ==}, {@code <=} (widened {@code <}), {@code >=}. */
+    /** {@code field OP constant}, OP one of {@code ==}, {@code <}, {@code <=}, {@code >}, {@code >=}. */
     private void compare(TriggerAction action, CelExpr left, CelExpr right, String op) {
         FieldSpec f = field(action, left);
         if (f == null || right.getKind() != CelExpr.ExprKind.Kind.CONSTANT) {
@@ -171,18 +180,40 @@ final class FieldBounds {
         } else {
             return; // uints, int fields against doubles, huge ints, NaN and infinities: left to the solver
         }
-        double lo = op.equals("<=") ? Double.NEGATIVE_INFINITY : v;
-        double hi = op.equals(">=") ? Double.POSITIVE_INFINITY : v;
+        boolean upper = op.startsWith("<");
+        boolean lower = op.startsWith(">");
+        double lo = upper ? Double.NEGATIVE_INFINITY : v;
+        double hi = lower ? Double.POSITIVE_INFINITY : v;
+        double loOpen = op.equals(">") ? 1 : 0;
+        double hiOpen = op.equals("<") ? 1 : 0;
         double[] x = intervals.get(f.path());
         if (x == null) {
-            intervals.put(f.path(), new double[] {lo, hi});
+            intervals.put(f.path(), new double[] {lo, hi, loOpen, hiOpen});
         } else {
-            x[0] = Math.max(x[0], lo);
-            x[1] = Math.min(x[1], hi);
-            if (x[1] < x[0]) {
+            if (lo > x[0] || lo == x[0] && loOpen > 0) {
+                x[0] = lo;
+                x[2] = loOpen;
+            }
+            if (hi < x[1] || hi == x[1] && hiOpen > 0) {
+                x[1] = hi;
+                x[3] = hiOpen;
+            }
+            if (below(x, x)) {
                 empty = true;
             }
         }
+    }
+
+    /**
+     * Whether every value of interval {@code x} lies below every value of {@code y} ({@code x} = {@code y}: the
+     * interval is empty). An interval is {@code {lo, hi, loOpen, hiOpen}}, an open end (1) coming from a strict
+     * comparison. Two intervals that meet at a point exclude each other only when one of them is open there and
+     * the point is not zero: for a nonzero constant {@code v} and any number {@code a}, "{@code a < v}" and
+     * "{@code a > v}" read the same whether the comparison orders by value or by {@link Double#compare}, which
+     * differ only on {@code -0.0} against {@code 0.0} (and a JSON number is never NaN).
+     */
+    private static boolean below(double[] x, double[] y) {
+        return x[1] < y[0] || x[1] == y[0] && (x[3] > 0 || y[2] > 0) && x[1] != 0;
     }
 
     private void string(String path, Set<String> values) {

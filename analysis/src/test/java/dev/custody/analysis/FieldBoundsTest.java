@@ -1,0 +1,52 @@
+package dev.custody.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.microsoft.z3.Status;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@link FieldBounds}' pre-filter: which pairs of rules it finds never true together, and that the exact solver
+ * agrees wherever it says so (it may only ever spare a query whose answer is UNSAT).
+ */
+class FieldBoundsTest {
+    @TempDir
+    Path dir;
+
+    /** Whether the bounds exclude the two conditions; when they do, the solver must prove it. */
+    private boolean excludes(String a, String b) {
+        PolicySet set = Fixtures.yaml(dir, "p", Fixtures.policy("p", "a", "DENY", a, "b", "DENY", b));
+        AnalyzedRule x = set.rules().get(0);
+        AnalyzedRule y = set.rules().get(1);
+        boolean out = FieldBounds.of(x).excludes(FieldBounds.of(y));
+        assertEquals(out, FieldBounds.of(y).excludes(FieldBounds.of(x)), "symmetric");
+        if (out) {
+            try (Formulas f = new Formulas(x.action(), List.of(set), PolicyAnalyzer.DEFAULT_TIMEOUT_MS)) {
+                assertEquals(Status.UNSATISFIABLE, f.check(f.rule(x).isTrue(), f.rule(y).isTrue()).status(),
+                        a + " / " + b);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aStrictAndANonStrictBoundAtTheSameConstantExcludeEachOther() {
+        assertEquals(true, excludes("withdrawal.value_usd > 50000", "withdrawal.value_usd <= 50000.0"));
+        assertEquals(true, excludes("50000 < withdrawal.value_usd", "withdrawal.value_usd <= 50000.0"));
+        assertEquals(true, excludes("withdrawal.value_usd < 7.5", "withdrawal.value_usd >= 7.5"));
+        assertEquals(true, excludes("withdrawal.address_age_sec < 3600", "withdrawal.address_age_sec >= 3600"));
+        assertEquals(true, excludes("withdrawal.value_usd > 10.0 && withdrawal.value_usd <= 10.0",
+                "principal.role == \"owner\""));
+    }
+
+    @Test
+    void closedBoundsThatMeetAndBoundsAtZeroAreLeftToTheSolver() {
+        assertEquals(false, excludes("withdrawal.value_usd >= 50000", "withdrawal.value_usd <= 50000.0"));
+        assertEquals(false, excludes("withdrawal.value_usd > 0", "withdrawal.value_usd <= 0.0"));
+        assertEquals(false, excludes("withdrawal.value_usd > 100 && principal.role == \"owner\"",
+                "withdrawal.value_usd <= 200.0"));
+    }
+}
