@@ -309,8 +309,10 @@ public final class PolicyAnalyzer {
             if (ev.differ(r, s) || samples.stream().anyMatch(p -> !p.value(r).equals(p.value(s)))) {
                 continue;
             }
-            // same value and same failure on every action, targeting aside
-            Found differ = ev.ask(List.of(new Probe.Lit(Probe.Kind.DIFFER, r, s)),
+            // same value and same failure on every action, targeting aside; the same source text compiles, for
+            // the same trigger action, to the same checked expression, so it means the same without the solver
+            Found differ = r.condition().source().equals(s.condition().source())
+                    ? new Found(com.microsoft.z3.Status.UNSATISFIABLE, null, null, false) : ev.ask(List.of(new Probe.Lit(Probe.Kind.DIFFER, r, s)),
                     starts(samples.get(0), samples.size() > 1 ? samples.get(1) : null, ev.probe.trueOf(s)), () -> {
                         BoolExpr rv = f.ctx.mkAnd(f.not(rf.error()), rf.value());
                         BoolExpr sv = f.ctx.mkAnd(f.not(sf.error()), sf.value());
@@ -320,14 +322,27 @@ public final class PolicyAnalyzer {
             // a duplicate must also apply wherever r does (its policy targets every wallet and workspace r's
             // does), or r still decides on the wallets only it targets
             // (a wallet and workspace that r's policy targets and s's does not settles it without the solver)
-            if (differ.unsat() && ev.probe.appliesWithout(r, s) == null
-                    && f.check(f.applies(r), f.not(f.applies(s))).unsat()) {
-                out.add(new AnalysisFinding(FindingKind.DUPLICATE, r, List.of(s),
-                        "same condition and effect as the earlier rule `" + s.label() + "`", null));
-                return unknown;
-            }
-            if (!differ.sat()) {
+            // a rule with the same condition as s whose policy targets wallets or workspaces that s's does not is
+            // no duplicate of s: that is decided, not unknown
+            if (differ.unsat()) {
+                if (ev.probe.appliesWithout(r, s) != null) {
+                    continue;
+                }
+                Formulas.Answer wider = f.check(f.applies(r), f.not(f.applies(s)));
+                if (wider.unsat()) {
+                    out.add(new AnalysisFinding(FindingKind.DUPLICATE, r, List.of(s),
+                            "same condition and effect as the earlier rule `" + s.label() + "`", null));
+                    return unknown;
+                }
+                if (!wider.sat()) {
+                    unknown++;
+                    out.add(unknown(r, "whether the rule applies only where the earlier rule `" + s.label()
+                            + "` does"));
+                }
+            } else if (!differ.sat()) {
                 unknown++;
+                out.add(unknown(r, "whether the rule has the same condition as the earlier rule `" + s.label()
+                        + "`"));
             }
         }
         Cover shadow = earlier.isEmpty() ? null : cover(f, ev, r, ev.mayOverlap(r, earlier), samples);
