@@ -155,6 +155,21 @@ class FindingKindsTest {
     }
 
     @Test
+    void anEquivalentRuleOfMoreWalletsIsAnalysedAndNoDuplicate() {
+        // the earlier rule targets one wallet, the later every wallet: the same condition (once written the same,
+        // once differently) is decided "no duplicate", not left as an unanswered question
+        for (String later : List.of("withdrawal.value_usd > 10", "10 < withdrawal.value_usd")) {
+            PolicySet set = Fixtures.yaml(dir, "wider", "- " + Fixtures.policy("one", "a", "DENY",
+                    "withdrawal.value_usd > 10").replace("\n", "\n  ") + "wallet_ids: [" + W1 + "]\n- "
+                    + Fixtures.policy("all", "b", "DENY", later).replace("\n", "\n  "));
+            AnalysisReport r = Fixtures.analyze(set);
+            assertEquals(List.of(), r.findings(), later);
+            assertEquals(2, r.rules());
+            assertEquals(2, r.analyzed(), later);
+        }
+    }
+
+    @Test
     void timeOutIsUnknown() {
         // sums of cubes: beyond what the solver decides in a fraction of a second
         String cubes = "(wallet.withdrawal_count_1h - workspace.withdrawal_count_1h) * "
