@@ -62,7 +62,24 @@ public final class RuleCompiler {
     /** At most this many diagnostics are returned for one condition. */
     public static final int MAX_DIAGNOSTICS = 20;
 
+    /**
+     * How many compiled conditions a compiler remembers by trigger action and text: a condition met again (the
+     * same global policies in every workspace's bundle; a tool that compiles a set and then builds an engine
+     * over it) is not parsed and checked again. The values are softly held, so memory pressure clears them.
+     */
+    static final int MEMO_SIZE = 4_096;
+
     private final Map<TriggerAction, Cel> environments = new EnumMap<>(TriggerAction.class);
+    /**
+     * Results by (action, text). Compiling is a pure function of the two for one compiler, and every result is
+     * immutable and thread-safe, so a remembered one is the result a fresh compile would give (a compiled
+     * form may therefore be shared by rules of the same text).
+     */
+    private final com.github.benmanes.caffeine.cache.Cache<Memo, CompileResult> memo =
+            com.github.benmanes.caffeine.cache.Caffeine.newBuilder().maximumSize(MEMO_SIZE).softValues()
+                    .executor(Runnable::run).build();
+
+    private record Memo(TriggerAction action, String condition) {}
     private final int maxRegexProgramSize;
     private final int comprehensionMaxIterations;
     private final long costLimit;
@@ -141,6 +158,13 @@ public final class RuleCompiler {
      */
     public CompileResult compile(TriggerAction action, String condition) {
         Objects.requireNonNull(action, "action");
+        if (condition == null || condition.length() > Limits.CONDITION_MAX * 2) {
+            return compileNow(action, condition); // nothing worth remembering: an error, found quickly
+        }
+        return memo.get(new Memo(action, condition), k -> compileNow(k.action(), k.condition()));
+    }
+
+    private CompileResult compileNow(TriggerAction action, String condition) {
         List<Diagnostic> diagnostics = new ArrayList<>();
         Optional<CompiledCondition> compiled = compileInto(action, condition, diagnostics);
         return finish(compiled, diagnostics);

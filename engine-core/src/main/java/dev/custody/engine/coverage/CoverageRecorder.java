@@ -65,7 +65,7 @@ public final class CoverageRecorder implements EvaluationObserver {
     }
 
     /**
-     * By compiled condition (compared by identity; every rule of a bundle has its own): the fast path, checked
+     * By compiled condition (compared by identity; rules of the same text may share one): the fast path, checked
      * against the rule's ids.
      */
     private final Map<CompiledCondition, Counters> byCondition = new ConcurrentHashMap<>();
@@ -108,7 +108,8 @@ public final class CoverageRecorder implements EvaluationObserver {
             }
         }
         // the branches found on one compiled form serve every other compile of the same text; a compiled form
-        // shared by two rules (no compiler does that today) stays on this slower path
+        // shared by two rules (the compiler remembers conditions by text, so rules of the same text share one)
+        // stays on this slower path
         byCondition.putIfAbsent(condition, c);
         return c;
     }

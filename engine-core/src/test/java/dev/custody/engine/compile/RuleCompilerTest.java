@@ -324,4 +324,31 @@ class RuleCompilerTest {
         // the key expression `resource.method_selector` starts at column 23 (not its dot, at 31)
         assertEquals(23, d.column());
     }
+
+    /**
+     * The compiler remembers what it compiled by trigger action and text: the same text for the same action is
+     * the very same compiled condition (the global policies in every workspace's bundle, and a tool's engine
+     * over a set it compiled, are not parsed and checked again), another action's is its own, and an invalid
+     * text gives the same diagnostics every time.
+     */
+    @Test
+    void theSameTextForTheSameActionIsCompiledOnce() {
+        RuleCompiler c = RuleCompiler.create();
+        String text = "withdrawal.value_usd > 10000 && principal.role in ['signer']";
+        CompiledCondition first = c.compile(TriggerAction.WITHDRAWAL_CREATE, text).condition().orElseThrow();
+        CompiledCondition again = c.compile(TriggerAction.WITHDRAWAL_CREATE, new String(text)).condition().orElseThrow();
+        org.junit.jupiter.api.Assertions.assertSame(first, again);
+        CompiledCondition other = RuleCompiler.create().compile(TriggerAction.WITHDRAWAL_CREATE, text).condition()
+                .orElseThrow();
+        org.junit.jupiter.api.Assertions.assertNotSame(first, other, "each compiler has its own");
+        String call = "principal.role == 'signer'";
+        assertFalse(c.compile(TriggerAction.WITHDRAWAL_CREATE, call).condition().orElseThrow()
+                == c.compile(TriggerAction.WEB3_CONTRACT_CALL, call).condition().orElseThrow());
+        assertEquals(TriggerAction.WEB3_CONTRACT_CALL,
+                c.compile(TriggerAction.WEB3_CONTRACT_CALL, call).condition().orElseThrow().action());
+        CompileResult bad = c.compile(TriggerAction.WITHDRAWAL_CREATE, "withdrawal.value_usdd > 1");
+        assertEquals(bad.diagnostics(), c.compile(TriggerAction.WITHDRAWAL_CREATE, "withdrawal.value_usdd > 1")
+                .diagnostics());
+        assertEquals(DiagnosticCode.UNKNOWN_FIELD, bad.diagnostics().get(0).code());
+    }
 }
