@@ -86,6 +86,40 @@ final class FieldBounds {
         return false;
     }
 
+    /**
+     * Whether {@code value} of the field at {@code path} lies within this rule's bounds of it (true for a field
+     * the bounds say nothing of). A guide for the {@link Probe}'s choice of values only, never for a claim: an
+     * absent value ({@code null}) is outside any bound, as a comparison that reads an absent field fails.
+     */
+    boolean admits(String path, Object value) {
+        double[] x = intervals.get(path);
+        if (x != null) {
+            if (!(value instanceof Number n)) {
+                return false;
+            }
+            double v = n.doubleValue();
+            if (v < x[0] || v == x[0] && x[2] > 0 || v > x[1] || v == x[1] && x[3] > 0) {
+                return false;
+            }
+        }
+        Set<String> s = strings.get(path);
+        if (s != null && !(value instanceof String str && s.contains(str))) {
+            return false;
+        }
+        Boolean b = booleans.get(path);
+        return b == null || b.equals(value);
+    }
+
+    /** The wallets the rule's policy targets (empty: every wallet). */
+    Set<String> wallets() {
+        return wallets;
+    }
+
+    /** The workspace the rule's policy targets, or null for every workspace. */
+    String workspace() {
+        return workspace;
+    }
+
     private void conjuncts(TriggerAction action, CelExpr e) {
         if (e.getKind() != CelExpr.ExprKind.Kind.CALL) {
             FieldSpec f = field(action, e);

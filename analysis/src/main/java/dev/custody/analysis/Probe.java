@@ -72,6 +72,7 @@ final class Probe {
     private final List<String> wallets;
     private final List<String> workspaces;
     private final Predicate<AnalyzedRule> opaque;
+    private final java.util.function.Function<AnalyzedRule, FieldBounds> bounds;
     private final Map<AnalyzedRule, Reads> reads = new IdentityHashMap<>();
     private final Map<AnalyzedRule, Point> trueOf = new IdentityHashMap<>();
     private final List<Point> recent = new ArrayList<>();
@@ -85,10 +86,19 @@ final class Probe {
      * @param opaque whether a rule is outside the fragment (free variables in the encoding)
      */
     Probe(TriggerAction action, List<String> wallets, List<String> workspaces, Predicate<AnalyzedRule> opaque) {
+        this(action, wallets, workspaces, opaque, null);
+    }
+
+    /**
+     * @param bounds each rule's {@link FieldBounds}, which guide the {@link #repair} move; null for none
+     */
+    Probe(TriggerAction action, List<String> wallets, List<String> workspaces, Predicate<AnalyzedRule> opaque,
+            java.util.function.Function<AnalyzedRule, FieldBounds> bounds) {
         this.action = action;
         this.wallets = List.copyOf(wallets);
         this.workspaces = List.copyOf(workspaces);
         this.opaque = opaque;
+        this.bounds = bounds;
     }
 
     /** A valid action, with what the engine's compiled conditions give on it (asked on first use). */
@@ -319,13 +329,13 @@ final class Probe {
                     wanted.add(l.rule());
                 }
             }
-            for (int round = 0; round < 2 && best == null; round++) {
+            for (int round = 0; round < 3 && best == null; round++) {
             for (Lit target : goal) {
                 if (cur.holds(target)) {
                     continue;
                 }
                 List<Point> moves = round == 0 ? moves(cur, target, wanted, history)
-                        : combos(cur, target, wanted);
+                        : round == 1 ? combos(cur, target, wanted) : twoSteps(cur, goal, target, wanted, history);
                 for (Point next : moves) {
                     if (!next.holds(target)) {
                         continue;
@@ -358,6 +368,111 @@ final class Probe {
             return cur;
         }
         return null;
+    }
+
+    /**
+     * Points two changes away from {@code p}: the {@link #repair} of {@code target}'s rule (with the other rules
+     * the goal wants true), then each one-change move that meets a literal the repair left unmet. For goals whose
+     * rules share a field that must move together with one only one of them reads (a sum of two fields against
+     * a ceiling on one of them).
+     */
+    private List<Point> twoSteps(Point p, List<Lit> goal, Lit target, List<AnalyzedRule> wanted, boolean history) {
+        if (target.kind() != Kind.TRUE) {
+            return List.of();
+        }
+        Point q = repair(p, with(wanted, target.rule()));
+        if (q == null) {
+            return List.of();
+        }
+        List<Point> out = new ArrayList<>();
+        for (Lit l : goal) {
+            if (!q.holds(l)) {
+                out.addAll(moves(q, l, wanted, history));
+            }
+        }
+        return out;
+    }
+
+    private static List<AnalyzedRule> with(List<AnalyzedRule> rules, AnalyzedRule r) {
+        if (rules.contains(r)) {
+            return rules;
+        }
+        List<AnalyzedRule> out = new ArrayList<>(rules);
+        out.add(0, r);
+        return out;
+    }
+
+    /**
+     * The point with every field that the {@link FieldBounds} of {@code rules} constrain moved, where its value is
+     * outside them, to the first candidate value that all of them admit, and the wallet and workspace to ones all
+     * the rules' policies target; null when there are no bounds or no such wallet or workspace. A field no
+     * candidate fits keeps its value (the engine's evaluation of the point decides anyway).
+     */
+    private Point repair(Point p, List<AnalyzedRule> rules) {
+        if (bounds == null || rules.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> w = copy(p.witness);
+        Set<String> targeted = null;
+        String workspace = null;
+        for (AnalyzedRule r : rules) {
+            if (!r.walletIds().isEmpty()) {
+                if (targeted == null) {
+                    targeted = new TreeSet<>(r.walletIds());
+                } else {
+                    targeted.retainAll(r.walletIds());
+                }
+            }
+            if (r.workspaceId() != null) {
+                if (workspace != null && !workspace.equals(r.workspaceId())) {
+                    return null;
+                }
+                workspace = r.workspaceId();
+            }
+        }
+        if (targeted != null && !targeted.contains(String.valueOf(w.get(WALLET)))) {
+            String pick = null;
+            for (String x : targeted) {
+                if (wallets.contains(x)) {
+                    pick = x;
+                    break;
+                }
+            }
+            if (pick == null) {
+                return null;
+            }
+            w.put(WALLET, pick);
+        }
+        if (workspace != null) {
+            w.put(WORKSPACE, workspace);
+        }
+        Set<String> paths = new LinkedHashSet<>();
+        for (AnalyzedRule r : rules) {
+            paths.addAll(reads(r).paths);
+        }
+        for (String path : paths) {
+            if (admitted(rules, path, get(w, path))) {
+                continue;
+            }
+            for (Object c : candidates(path, reads(rules.get(0)), rules)) {
+                if (admitted(rules, path, c)) {
+                    put(w, path, c);
+                    break;
+                }
+            }
+        }
+        return point(w);
+    }
+
+    private boolean admitted(List<AnalyzedRule> rules, String path, Object v) {
+        Object x = v == ABSENT ? null : v;
+        for (AnalyzedRule r : rules) {
+            FieldBounds b = bounds.apply(r);
+            if (b != null && !b.admits(path, x)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** How many points one combined move may make at most. */
@@ -441,6 +556,18 @@ final class Probe {
                 put(w, WALLET, t.witness.get(WALLET));
                 put(w, WORKSPACE, t.witness.containsKey(WORKSPACE) ? t.witness.get(WORKSPACE) : ABSENT);
                 add(out, w);
+            }
+        }
+        if (target.kind() == Kind.TRUE) {
+            Point q = repair(p, List.of(target.rule()));
+            if (q != null) {
+                out.add(q);
+            }
+            if (!wanted.isEmpty() && !(wanted.size() == 1 && wanted.get(0) == target.rule())) {
+                q = repair(p, with(wanted, target.rule()));
+                if (q != null) {
+                    out.add(q);
+                }
             }
         }
         for (AnalyzedRule r : rules) {

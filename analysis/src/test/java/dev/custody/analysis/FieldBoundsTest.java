@@ -49,4 +49,23 @@ class FieldBoundsTest {
         assertEquals(false, excludes("withdrawal.value_usd > 100 && principal.role == \"owner\"",
                 "withdrawal.value_usd <= 200.0"));
     }
+
+    /** What the probe's repair asks of the bounds: whether a value of a field lies within them. */
+    @Test
+    void theBoundsAdmitTheValuesWithinThemOnly() {
+        PolicySet set = Fixtures.yaml(dir, "p", Fixtures.policy("p", "a", "DENY",
+                "withdrawal.value_usd > 500 && withdrawal.value_usd <= 2000.0 && withdrawal.asset_symbol in [\"SOL\"]"
+                        + " && !withdrawal.is_whitelisted && wallet.outflow_24h + withdrawal.amount > 1.0"));
+        FieldBounds b = FieldBounds.of(set.rules().get(0));
+        assertEquals(List.of(false, true, true, false, false), List.of(b.admits("withdrawal.value_usd", 500.0),
+                b.admits("withdrawal.value_usd", 500.5), b.admits("withdrawal.value_usd", 2000L),
+                b.admits("withdrawal.value_usd", 2000.5), b.admits("withdrawal.value_usd", null)));
+        assertEquals(List.of(true, false, false), List.of(b.admits("withdrawal.asset_symbol", "SOL"),
+                b.admits("withdrawal.asset_symbol", "DAI"), b.admits("withdrawal.asset_symbol", null)));
+        assertEquals(List.of(true, false), List.of(b.admits("withdrawal.is_whitelisted", false),
+                b.admits("withdrawal.is_whitelisted", true)));
+        // a field read only inside a sum is not bounded
+        assertEquals(List.of(true, true), List.of(b.admits("wallet.outflow_24h", 0.0),
+                b.admits("wallet.outflow_24h", null)));
+    }
 }

@@ -55,6 +55,75 @@ class ProbeTest {
         }
     }
 
+    /**
+     * Two rules true together where the one changes a field the other must keep low (a sum of two fields against
+     * a ceiling on one of them): from an action on which only the sum is true (its value high, its outflow 0), no
+     * single change or combination of the ceiling rule's own fields gets there, and the probe without bounds
+     * gives up (then the solver was asked, 60 ms a query with double sums); the bounds' repair (the ceiling
+     * rule's fields into its bounds), then one change (the outflow up), finds the action.
+     */
+    @Test
+    void theBoundsRepairMeetsASumAndACeilingTogether() {
+        PolicySet set = Fixtures.yaml(dir, "p", Fixtures.policy("p",
+                "sum", "DENY", "has(wallet.outflow_24h) && wallet.outflow_24h + withdrawal.value_usd > 20000.0",
+                "low", "DENY", "withdrawal.asset_symbol in [\"SOL\", \"DAI\"] && withdrawal.value_usd <= 2000.0"));
+        AnalyzedRule sum = set.rules().get(0);
+        AnalyzedRule low = set.rules().get(1);
+        try (Formulas f = new Formulas(sum.action(), List.of(set), PolicyAnalyzer.DEFAULT_TIMEOUT_MS)) {
+            java.util.Map<AnalyzedRule, FieldBounds> bounds = new java.util.IdentityHashMap<>();
+            bounds.put(sum, FieldBounds.of(sum));
+            bounds.put(low, FieldBounds.of(low));
+            List<Probe.Lit> goal = List.of(Probe.Lit.of(Probe.Kind.TRUE, sum), Probe.Lit.of(Probe.Kind.TRUE, low));
+            Probe plain = probe(f);
+            Probe guided = new Probe(f.space.action(), f.space.wallets(), f.space.workspaces(),
+                    r -> f.rule(r).reason() != null, bounds::get);
+            Probe.Point start = guided.point(start(plain.zero().witness));
+            assertTrue(start.isTrue(sum) && !start.isTrue(low));
+            assertNull(plain.find(goal, List.of(plain.point(start.witness))));
+            Probe.Point x = guided.find(goal, List.of(start));
+            assertNotNull(x);
+            assertEquals(Optional.of(true), Replay.value(sum, x.witness));
+            assertEquals(Optional.of(true), Replay.value(low, x.witness));
+            assertEquals(Status.SATISFIABLE, f.check(f.rule(sum).isTrue(), f.rule(low).isTrue()).status());
+        }
+    }
+
+    /** The plainest action with a high value and an outflow of 0: the sum rule true on its value alone. */
+    @SuppressWarnings("unchecked")
+    private static java.util.Map<String, Object> start(java.util.Map<String, Object> zero) {
+        java.util.Map<String, Object> w = new java.util.LinkedHashMap<>();
+        zero.forEach((k, v) -> w.put(k, v instanceof java.util.Map<?, ?> m ? new java.util.LinkedHashMap<>(m) : v));
+        ((java.util.Map<String, Object>) w.get("withdrawal")).put("value_usd", 20001.0);
+        ((java.util.Map<String, Object>) w.get("wallet")).put("outflow_24h", 0.0);
+        return w;
+    }
+
+    /**
+     * A rule of one workspace whose condition needs two fields changed (one of them already right on the
+     * plainest action) besides the workspace: the canonical search, with no history to graft from, reaches it
+     * through the repair; without bounds it does not (the combined move over every field the rule reads, the
+     * hour and the day among them, is too large to make).
+     */
+    @Test
+    void theCanonicalSearchReachesARuleOfAWorkspaceThroughTheRepair() {
+        String workspace = "f7cd7efa-0fd8-4bd3-a166-8ff096191bcc";
+        PolicySet set = Fixtures.yaml(dir, "p", Fixtures.policy("p", "night", "DENY",
+                "(context.hour < 1 || context.day_of_week in [\"Saturday\", \"Sunday\"]) && withdrawal.value_usd > 50000")
+                .replace("rules:\n", "workspace_id: " + workspace + "\nrules:\n"));
+        AnalyzedRule night = set.rules().get(0);
+        try (Formulas f = new Formulas(night.action(), List.of(set), PolicyAnalyzer.DEFAULT_TIMEOUT_MS)) {
+            List<Probe.Lit> goal = List.of(Probe.Lit.of(Probe.Kind.TRUE, night));
+            assertNull(probe(f).findCanonical(goal));
+            Probe guided = new Probe(f.space.action(), f.space.wallets(), f.space.workspaces(),
+                    r -> f.rule(r).reason() != null, r -> FieldBounds.of(r));
+            Probe.Point x = guided.findCanonical(goal);
+            assertNotNull(x);
+            assertEquals(workspace, x.witness.get("workspace_id"));
+            assertEquals(Optional.of(true), Replay.value(night, x.witness));
+            assertEquals(x.witness, guided.findCanonical(goal).witness, "the same action every time");
+        }
+    }
+
     @Test
     void aGoalNoActionMeetsIsNeverMet() {
         PolicySet set = set();
