@@ -63,6 +63,25 @@ final class Formulas implements AutoCloseable {
     private int queries;
     private final long deadlineNanos;
 
+    private static boolean prestarted;
+
+    /** See {@link PolicyAnalyzer#prestart()}. */
+    static synchronized void prestart() {
+        if (prestarted) {
+            return;
+        }
+        prestarted = true;
+        Thread t = new Thread(() -> {
+            try (Context c = new Context()) {
+                c.mkSolver().check(); // loads and links the native library and its solver
+            } catch (RuntimeException | Error e) {
+                // the analysis creates its own contexts and reports what fails there
+            }
+        }, "custody-z3-prestart");
+        t.setDaemon(true);
+        t.start();
+    }
+
     Formulas(TriggerAction action, List<PolicySet> sets, long timeoutMs) {
         this(action, sets, timeoutMs, Long.MAX_VALUE);
     }

@@ -59,6 +59,15 @@ public final class PolicyAnalyzer {
         this.timeoutMs = timeoutMs;
     }
 
+    /**
+     * Starts loading the solver's native library on a background daemon thread (once), so that a command that
+     * will analyse pays for it while it reads and compiles the policies rather than after. Optional: the first
+     * analysis loads it anyway; a failure here is left for that analysis to meet and report.
+     */
+    public static void prestart() {
+        Formulas.prestart();
+    }
+
     /** Analyses the rules of {@code action}, or of both actions when it is empty, on one thread, without a deadline. */
     public AnalysisReport analyze(PolicySet set, Optional<TriggerAction> action) {
         return analyze(set, action, new Run(1, null, Progress.NONE));
@@ -126,14 +135,16 @@ public final class PolicyAnalyzer {
         }
         AtomicInteger done = new AtomicInteger();
         AtomicInteger queries = new AtomicInteger();
+        // one engine for every thread (it is thread-safe): each workspace's bundle is compiled once, not per thread
+        Replay replay = new Replay(set, compiler);
         List<RuleResult> results = new ArrayList<>();
         for (List<AnalyzedRule> kept : perAction) {
             RuleResult[] out = new RuleResult[kept.size()];
+            java.util.SortedSet<String> literals = strings(kept);
             AtomicInteger next = new AtomicInteger();
             int threads = Math.min(run.jobs(), kept.size());
             int all = total;
             Runnable worker = () -> {
-                Replay replay = new Replay(set, compiler);
                 Formulas f = null;
                 Evidence ev = null;
                 try {
@@ -144,7 +155,7 @@ public final class PolicyAnalyzer {
                         } else {
                             if (f == null) {
                                 f = new Formulas(r.action(), List.of(set), timeoutMs, deadlineNanos);
-                                ev = new Evidence(f, bounds);
+                                ev = new Evidence(f, bounds, literals);
                             }
                             List<AnalysisFinding> findings = new ArrayList<>();
                             boolean complete = analyzeRule(f, ev, kept, r, replay, findings);
@@ -272,7 +283,7 @@ public final class PolicyAnalyzer {
             }
             unknown += order(f, ev, kept, r, replay, samples, out);
         }
-        unknown += mayError(f, kept, r, replay, out);
+        unknown += mayError(f, ev, kept, r, replay, out);
         return unknown == 0;
     }
 
@@ -532,14 +543,19 @@ public final class PolicyAnalyzer {
         Map<String, Object> w = copy(a.witness());
         w.put("id", id);
         java.util.function.Predicate<Map<String, Object>> shows = x -> {
-            Optional<Decision> d = replay.decide(x);
-            if (d.isEmpty() || !Replay.value(r, x).orElse(false)) {
+            Optional<Decision> d = replay.decideWhenTrue(r, x);
+            if (d.isEmpty()) {
                 return false;
             }
             boolean other = !(r.policyId().equals(d.get().policyId()) && r.ruleId().equals(d.get().ruleId()));
             return overridden ? d.get().outcome() == Outcome.DENY && other : other;
         };
-        return shows.test(w) ? tidy(w, strings(kept), shows) : null;
+        if (!shows.test(w)) {
+            return null;
+        }
+        // tidy keeps only changes that still show the finding; checked once more all the same, as it is reported
+        Map<String, Object> t = tidy(w, ev.literals, f.space.wallets(), f.space.workspaces(), shows);
+        return shows.test(t) ? t : w;
     }
 
     /** Round numbers a witness may take instead of the solver's, tried in order: 0, 1, 10, ..., 10^15. */
@@ -556,16 +572,65 @@ public final class PolicyAnalyzer {
      * the queries a thread asked before it), only on the finding, and it reads plainly. What is reported has been
      * replayed.
      */
-    @SuppressWarnings("unchecked")
     static Map<String, Object> tidy(Map<String, Object> witness, java.util.Collection<String> strings,
             java.util.function.Predicate<Map<String, Object>> shows) {
+        return tidy(witness, strings, List.of(), List.of(), shows);
+    }
+
+    /**
+     * {@link #tidy(Map, java.util.Collection, java.util.function.Predicate)}, the wallet and workspace first: the
+     * wallet becomes the first of a wallet no policy names, then {@code wallets} in order, on which the witness
+     * shows the finding, and the workspace likewise none, then {@code workspaces} in order (with many wallets
+     * the solver's choice among equally good ones differs from thread to thread).
+     */
+    static Map<String, Object> tidy(Map<String, Object> witness, java.util.Collection<String> strings,
+            List<String> wallets, List<String> workspaces, java.util.function.Predicate<Map<String, Object>> shows) {
         Map<String, Object> w = copy(witness);
         TriggerAction action = TriggerAction.fromWireName(String.valueOf(w.get("action"))).orElse(null);
+        if (!wallets.isEmpty()) {
+            List<Object> c = new ArrayList<>();
+            c.add(ActionSpace.OTHER_WALLET);
+            c.addAll(wallets);
+            first(w, "wallet_id", c, shows);
+        }
+        if (!workspaces.isEmpty() && w.containsKey("workspace_id")) {
+            List<Object> c = new ArrayList<>();
+            c.add(ABSENT);
+            c.addAll(workspaces);
+            first(w, "workspace_id", c, shows);
+        }
         // twice: the second pass sees every other field canonical already, so little of the model is left
         for (int pass = 0; pass < 2; pass++) {
             canonical(w, action, strings, shows);
         }
         return w;
+    }
+
+    /** Sets a top-level field of the witness to the first candidate on which it shows the finding, if any. */
+    private static void first(Map<String, Object> w, String key, List<Object> candidates,
+            java.util.function.Predicate<Map<String, Object>> shows) {
+        Object v = w.get(key);
+        List<String> order = List.copyOf(w.keySet());
+        for (Object c : candidates) {
+            if (c.equals(v)) {
+                break; // the value it came with is the first candidate that shows the finding
+            }
+            if (c == ABSENT) {
+                w.remove(key);
+            } else {
+                w.put(key, c);
+            }
+            if (shows.test(w)) {
+                return;
+            }
+        }
+        // the value it came with, in its place
+        Map<String, Object> back = new java.util.LinkedHashMap<>();
+        for (String k : order) {
+            back.put(k, k.equals(key) ? v : w.get(k));
+        }
+        w.clear();
+        w.putAll(back);
     }
 
     private static final java.util.regex.Pattern STRING_LITERAL = java.util.regex.Pattern.compile(
@@ -693,7 +758,7 @@ public final class PolicyAnalyzer {
     }
 
     /** may_error; returns the number of unknown answers. */
-    private int mayError(Formulas f, List<AnalyzedRule> kept, AnalyzedRule r, Replay replay,
+    private int mayError(Formulas f, Evidence ev, List<AnalyzedRule> kept, AnalyzedRule r, Replay replay,
             List<AnalysisFinding> out) {
         if (f.rule(r).reason() == null && f.rule(r).error().isFalse()) {
             return 0; // the encoding says the condition never fails: the query below is unsatisfiable
@@ -724,7 +789,7 @@ public final class PolicyAnalyzer {
         };
         Map<String, Object> w = f.space.witness(a.model(), "witness-may_error-" + r.ruleId());
         if (shows.test(w)) {
-            w = tidy(w, strings(kept), shows);
+            w = tidy(w, ev.literals, f.space.wallets(), f.space.workspaces(), shows);
         }
         Optional<Decision> d = replay.decide(w);
         if (shows.test(w)) {
@@ -788,14 +853,17 @@ public final class PolicyAnalyzer {
         private final Formulas f;
         private final Map<AnalyzedRule, FieldBounds> bounds;
         final Probe probe;
+        /** The string literals of the rules of the action ({@link #strings}), which {@link #tidy} tries. */
+        final java.util.SortedSet<String> literals;
         private final Map<AnalyzedRule, Optional<Probe.Point>> trueSamples = new java.util.IdentityHashMap<>();
         private final Map<AnalyzedRule, Probe.Point> otherSamples = new java.util.IdentityHashMap<>();
 
-        Evidence(Formulas f, Map<AnalyzedRule, FieldBounds> bounds) {
+        Evidence(Formulas f, Map<AnalyzedRule, FieldBounds> bounds, java.util.SortedSet<String> literals) {
             this.f = f;
+            this.literals = literals;
             this.bounds = bounds;
             this.probe = new Probe(f.space.action(), f.space.wallets(), f.space.workspaces(),
-                    r -> f.rule(r).reason() != null);
+                    r -> f.rule(r).reason() != null, bounds::get);
         }
 
         /**

@@ -16,7 +16,8 @@ import java.util.Optional;
 
 /**
  * Replays witness actions through the engine, so that no witness is reported that does not show what it
- * claims. Not thread-safe.
+ * claims. Thread-safe, as its {@link PolicyEngine} is: the threads of one analysis share one, so that each
+ * workspace's bundle is compiled once.
  */
 final class Replay {
     private final PolicyEngine engine;
@@ -29,6 +30,23 @@ final class Replay {
     /** The engine's decision for a witness; empty when the witness is not a readable action. */
     Optional<Decision> decide(Map<String, Object> witness) {
         return action(witness).map(a -> engine.evaluate(a, false));
+    }
+
+    /**
+     * The engine's decision for a witness on which {@code rule}'s condition is true; empty when it is not true
+     * there (false or failing) or the witness is not a readable action. The action is read once, and the
+     * (costlier) decision over every rule is made only when the condition is true.
+     */
+    Optional<Decision> decideWhenTrue(AnalyzedRule rule, Map<String, Object> witness) {
+        Optional<Action> a = action(witness);
+        if (a.isEmpty()) {
+            return Optional.empty();
+        }
+        PayloadResult p = PayloadValidator.validate(a.get(), Instant.parse((String) witness.get("at")));
+        if (!(p instanceof PayloadResult.Valid v) || !value(rule, v.payload()).orElse(false)) {
+            return Optional.empty();
+        }
+        return Optional.of(engine.evaluate(a.get(), false));
     }
 
     /** What one rule's condition gives on the witness: TRUE, FALSE, or empty for a failure / unreadable action. */

@@ -107,6 +107,39 @@ class AnalysisRunTest {
         }
     }
 
+    /**
+     * The wallet and workspace of a witness are made canonical too: the first wallet (none the policies name,
+     * then theirs in order) and workspace (none, then theirs) on which it still shows the finding, the fields
+     * in their places. With many wallets the solver's choice among them differed from run to run.
+     */
+    @Test
+    void tidyTakesTheFirstWalletAndWorkspaceThatShowTheFinding() {
+        String w1 = "11111111-1111-4111-8111-111111111111";
+        String w2 = "22222222-2222-4222-8222-222222222222";
+        String k = "33333333-3333-4333-8333-333333333333";
+        java.util.Map<String, Object> witness = new java.util.LinkedHashMap<>();
+        witness.put("id", "w");
+        witness.put("action", "withdrawal.create");
+        witness.put("wallet_id", w2);
+        witness.put("workspace_id", k);
+        witness.put("at", "2026-11-02T00:00:00Z");
+        witness.put("withdrawal", new java.util.LinkedHashMap<>(java.util.Map.of("value_usd", 5.0)));
+        java.util.Map<String, Object> anyNamedWallet = PolicyAnalyzer.tidy(witness, java.util.Set.of(),
+                List.of(w1, w2), List.of(k), x -> !ActionSpace.OTHER_WALLET.equals(x.get("wallet_id")));
+        assertEquals(w1, anyNamedWallet.get("wallet_id"));
+        assertEquals(List.of("id", "action", "wallet_id", "at", "withdrawal"), List.copyOf(anyNamedWallet.keySet()));
+        java.util.Map<String, Object> theWorkspace = PolicyAnalyzer.tidy(witness, java.util.Set.of(),
+                List.of(w1, w2), List.of(k), x -> k.equals(x.get("workspace_id")));
+        assertEquals(ActionSpace.OTHER_WALLET, theWorkspace.get("wallet_id"));
+        assertEquals(List.of("id", "action", "wallet_id", "workspace_id", "at", "withdrawal"),
+                List.copyOf(theWorkspace.keySet()));
+        assertEquals(k, theWorkspace.get("workspace_id"));
+        java.util.Map<String, Object> onlyTheSecond = PolicyAnalyzer.tidy(witness, java.util.Set.of(),
+                List.of(w1, w2), List.of(k), x -> w2.equals(x.get("wallet_id")));
+        assertEquals(w2, onlyTheSecond.get("wallet_id"));
+        assertEquals(List.of("id", "action", "wallet_id", "at", "withdrawal"), List.copyOf(onlyTheSecond.keySet()));
+    }
+
     @Test
     void theGeneratedSetIsAnalysedWithoutTimeOuts() {
         assertEquals(RULES, oneJob.rules());
