@@ -83,7 +83,7 @@ public final class Custody implements Callable<Integer>, CliRoot {
      * second thread before picocli parses the arguments.
      */
     static final java.util.Set<String> COMPILING_VERBS =
-            java.util.Set.of("validate", "lint", "eval", "replay", "diff", "test", "bench", "serve");
+            java.util.Set.of("validate", "lint", "eval", "replay", "diff", "test", "bench", "serve", "analyze");
 
     /** The exit codes, shown under every command's help (docs/design.md §5). */
     static final Map<String, String> EXIT_CODES = exitCodes();
@@ -164,6 +164,9 @@ public final class Custody implements Callable<Integer>, CliRoot {
         String verb = args.length > 0 ? args[0] : null;
         if (verb != null && COMPILING_VERBS.contains(verb)) {
             Compilers.prestart();
+        }
+        if ("analyze".equals(verb)) {
+            dev.custody.analysis.PolicyAnalyzer.prestart();
         }
         CommandLine cl = commandLine(CliEnvironment.system(), verb);
         int exit = cl.execute(args);
