@@ -329,13 +329,17 @@ final class Probe {
                     wanted.add(l.rule());
                 }
             }
-            for (int round = 0; round < 3 && best == null; round++) {
+            for (int round = 0; round < 4 && best == null; round++) {
             for (Lit target : goal) {
                 if (cur.holds(target)) {
                     continue;
                 }
-                List<Point> moves = round == 0 ? moves(cur, target, wanted, history)
-                        : round == 1 ? combos(cur, target, wanted) : twoSteps(cur, goal, target, wanted, history);
+                List<Point> moves = switch (round) {
+                    case 0 -> moves(cur, target, wanted, history);
+                    case 1 -> combos(cur, target, wanted);
+                    case 2 -> twoSteps(cur, goal, target, wanted, history);
+                    default -> plateau(cur, goal, target, wanted, history, cost);
+                };
                 for (Point next : moves) {
                     if (!next.holds(target)) {
                         continue;
@@ -388,6 +392,37 @@ final class Probe {
         for (Lit l : goal) {
             if (!q.holds(l)) {
                 out.addAll(moves(q, l, wanted, history));
+            }
+        }
+        return out;
+    }
+
+    /** How many sideways first steps {@link #plateau} follows at most. */
+    private static final int PLATEAU = 8;
+
+    /**
+     * Points two changes away from {@code p} through a sideways step: a one-change move that meets
+     * {@code target} but breaks another literal (as many unmet as before), then each one-change move that meets
+     * a literal that step left unmet. For goals where two fields must change together and neither change alone
+     * gains (a value above one rule's ceiling makes a night rule true, unless the hour moves too). At most
+     * {@link #PLATEAU} first steps are followed.
+     */
+    private List<Point> plateau(Point p, List<Lit> goal, Lit target, List<AnalyzedRule> wanted, boolean history,
+            int cost) {
+        List<Point> out = new ArrayList<>();
+        int followed = 0;
+        for (Point q : moves(p, target, wanted, history)) {
+            if (followed == PLATEAU) {
+                break;
+            }
+            if (!q.holds(target) || q.violated(goal, cost + 1) != cost) {
+                continue;
+            }
+            followed++;
+            for (Lit l : goal) {
+                if (!q.holds(l)) {
+                    out.addAll(moves(q, l, wanted, history));
+                }
             }
         }
         return out;

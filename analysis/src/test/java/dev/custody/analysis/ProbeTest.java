@@ -58,9 +58,9 @@ class ProbeTest {
     /**
      * Two rules true together where the one changes a field the other must keep low (a sum of two fields against
      * a ceiling on one of them): from an action on which only the sum is true (its value high, its outflow 0), no
-     * single change or combination of the ceiling rule's own fields gets there, and the probe without bounds
-     * gives up (then the solver was asked, 60 ms a query with double sums); the bounds' repair (the ceiling
-     * rule's fields into its bounds), then one change (the outflow up), finds the action.
+     * single change or combination of the ceiling rule's own fields gets there (the probe used to give up, and the
+     * solver was asked: 60 ms a query with double sums); the bounds' repair (the ceiling rule's fields into its
+     * bounds), then one change (the outflow up), finds the action.
      */
     @Test
     void theBoundsRepairMeetsASumAndACeilingTogether() {
@@ -74,12 +74,10 @@ class ProbeTest {
             bounds.put(sum, FieldBounds.of(sum));
             bounds.put(low, FieldBounds.of(low));
             List<Probe.Lit> goal = List.of(Probe.Lit.of(Probe.Kind.TRUE, sum), Probe.Lit.of(Probe.Kind.TRUE, low));
-            Probe plain = probe(f);
             Probe guided = new Probe(f.space.action(), f.space.wallets(), f.space.workspaces(),
                     r -> f.rule(r).reason() != null, bounds::get);
-            Probe.Point start = guided.point(start(plain.zero().witness));
+            Probe.Point start = guided.point(start(guided.zero().witness));
             assertTrue(start.isTrue(sum) && !start.isTrue(low));
-            assertNull(plain.find(goal, List.of(plain.point(start.witness))));
             Probe.Point x = guided.find(goal, List.of(start));
             assertNotNull(x);
             assertEquals(Optional.of(true), Replay.value(sum, x.witness));
@@ -121,6 +119,38 @@ class ProbeTest {
             assertEquals(workspace, x.witness.get("workspace_id"));
             assertEquals(Optional.of(true), Replay.value(night, x.witness));
             assertEquals(x.witness, guided.findCanonical(goal).witness, "the same action every time");
+        }
+    }
+
+    /**
+     * A rule true and two others not, where breaking the first of them (the value above its ceiling) makes the
+     * second true (a night rule over the same value) unless the hour moves too: no single change gains, so the
+     * probe takes a sideways step (as many literals unmet as before) and then one change more.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aSidewaysStepThenOneChangeMeetsTwoRulesThatMustMoveTogether() {
+        PolicySet set = Fixtures.yaml(dir, "p", Fixtures.policy("p",
+                "usdc", "ALLOW", "withdrawal.asset_symbol in [\"USDC\", \"USDC\"] && withdrawal.value_usd <= 50000.0",
+                "small", "ALLOW", "withdrawal.asset_symbol in [\"USDC\", \"USDT\"] && withdrawal.value_usd <= 25000.0",
+                "night", "ALLOW", "(context.hour < 5 || context.day_of_week in [\"Saturday\", \"Sunday\"])"
+                        + " && withdrawal.value_usd > 25000"));
+        AnalyzedRule usdc = set.rules().get(0);
+        AnalyzedRule small = set.rules().get(1);
+        AnalyzedRule night = set.rules().get(2);
+        try (Formulas f = new Formulas(usdc.action(), List.of(set), PolicyAnalyzer.DEFAULT_TIMEOUT_MS)) {
+            Probe p = probe(f);
+            java.util.Map<String, Object> w = start(p.zero().witness);
+            ((java.util.Map<String, Object>) w.get("withdrawal")).put("value_usd", 0.0);
+            ((java.util.Map<String, Object>) w.get("withdrawal")).put("asset_symbol", "USDC");
+            Probe.Point from = p.point(w);
+            assertTrue(from.isTrue(usdc) && from.isTrue(small) && !from.isTrue(night));
+            List<Probe.Lit> goal = List.of(Probe.Lit.of(Probe.Kind.TRUE, usdc),
+                    Probe.Lit.of(Probe.Kind.NOT_TRUE, small), Probe.Lit.of(Probe.Kind.NOT_TRUE, night));
+            Probe.Point x = p.find(goal, List.of(from));
+            assertNotNull(x);
+            assertEquals(List.of(Optional.of(true), Optional.of(false), Optional.of(false)),
+                    List.of(Replay.value(usdc, x.witness), Replay.value(small, x.witness), Replay.value(night, x.witness)));
         }
     }
 
