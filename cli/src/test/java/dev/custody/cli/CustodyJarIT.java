@@ -179,4 +179,38 @@ class CustodyJarIT {
             assertTrue(gc.contains(c[1]), c[0] + ": " + gc);
         }
     }
+
+    /**
+     * The launcher runs {@code analyze} on the client compiler alone (its time is in the solver's native code; on 2
+     * cores the optimizing compiler's threads took a core from it) unless the options say how to compile, and
+     * every other verb with both compilers. Read off the JVM's final flags, with the class-data archive required.
+     */
+    @Test
+    void theLauncherRunsAnalyzeOnTheClientCompilerAlone() throws Exception {
+        Path launcher = JAR.resolveSibling("custody");
+        String policies = Path.of("../examples/policies").toAbsolutePath().normalize().toString();
+        List<String> analyze = List.of(launcher.toString(), "analyze", "--format", "json", policies);
+        List<String> validate = List.of(launcher.toString(), "validate", "--action", "withdrawal.create", "--effect",
+                "DENY", "withdrawal.value_usd > 10000");
+        assertEquals("1", tieredStopAtLevel(analyze, ""));
+        assertEquals("4", tieredStopAtLevel(validate, ""));
+        assertEquals("4", tieredStopAtLevel(analyze, "-XX:TieredStopAtLevel=4"));
+    }
+
+    /** The JVM's final {@code TieredStopAtLevel} for a launcher run, which must succeed. */
+    private static String tieredStopAtLevel(List<String> command, String options) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().put("CUSTODY_JAVA_OPTS", options + " -Xshare:on -XX:+PrintFlagsFinal");
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().remove("JDK_JAVA_OPTIONS");
+        pb.environment().remove("JAVA_TOOL_OPTIONS");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "custody did not finish");
+        assertEquals(ExitCode.OK, p.exitValue(), err);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("TieredStopAtLevel\\s+=\\s+(\\d+)").matcher(out);
+        assertTrue(m.find(), out);
+        return m.group(1);
+    }
 }
