@@ -543,8 +543,10 @@ public final class PolicyAnalyzer {
         Map<String, Object> w = copy(a.witness());
         w.put("id", id);
         java.util.function.Predicate<Map<String, Object>> shows = x -> {
-            Optional<Decision> d = replay.decideWhenTrue(r, x);
-            if (d.isEmpty()) {
+            // r's policy targets the action and its condition is true, and a decision that is not fail-closed went
+            // to another rule (a DENY for overridden): not a NO_MATCH where r does not apply
+            Optional<Decision> d = Replay.applies(r, x) ? replay.decideWhenTrue(r, x) : Optional.empty();
+            if (d.isEmpty() || d.get().failClosed() || d.get().policyId() == null) {
                 return false;
             }
             boolean other = !(r.policyId().equals(d.get().policyId()) && r.ruleId().equals(d.get().ruleId()));
@@ -783,6 +785,9 @@ public final class PolicyAnalyzer {
             return 1;
         }
         java.util.function.Predicate<Map<String, Object>> shows = x -> {
+            if (!Replay.applies(r, x)) {
+                return false; // a failure of a rule whose policy does not target the action is no failure of r's
+            }
             Optional<Decision> y = replay.decide(x);
             return y.isPresent() && y.get().outcome() == Outcome.DENY && y.get().failClosed()
                     && y.get().failure() == FailureKind.RULE_ERROR && Replay.value(r, x).isEmpty();

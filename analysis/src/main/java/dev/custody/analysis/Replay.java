@@ -49,6 +49,18 @@ final class Replay {
         return Optional.of(engine.evaluate(a.get(), false));
     }
 
+    /** Whether the rule's policy targets the witness's wallet and workspace (its condition aside). */
+    static boolean applies(AnalyzedRule rule, Map<String, Object> witness) {
+        Object wallet = witness.get("wallet_id");
+        if (!rule.walletIds().isEmpty()
+                && !(wallet instanceof String w && rule.walletIds().contains(w.toLowerCase(java.util.Locale.ROOT)))) {
+            return false;
+        }
+        Object workspace = witness.get("workspace_id");
+        return rule.workspaceId() == null
+                || workspace instanceof String k && rule.workspaceId().equals(k.toLowerCase(java.util.Locale.ROOT));
+    }
+
     /** What one rule's condition gives on the witness: TRUE, FALSE, or empty for a failure / unreadable action. */
     static Optional<Boolean> value(AnalyzedRule rule, Map<String, Object> witness) {
         Optional<Action> a = action(witness);

@@ -34,8 +34,15 @@ class AnalysisRunTest {
     /** A per-query time-out far above what these queries take, so that a loaded machine gives no unknowns. */
     private static final long TIMEOUT_MS = 120_000;
 
-    /** The generated set's size: small, so that verify stays fast on a loaded machine. */
-    private static final int RULES = 16;
+    /**
+     * The generated set's size and seed, and how many actions attack its claims: small, so that verify stays fast
+     * on a loaded machine. The benchmark's sets, outside verify: {@code ./mvnw -B -o -q -pl analysis -am test
+     * -Dtest=AnalysisRunTest -Dsurefire.failIfNoSpecifiedTests=false -Danalysis.generated.rules=100
+     * -Danalysis.generated.seed=1 -Danalysis.generated.actions=20000}.
+     */
+    private static final int RULES = Integer.getInteger("analysis.generated.rules", 16);
+    private static final int SEED = Integer.getInteger("analysis.generated.seed", 11);
+    private static final int ACTIONS = Integer.getInteger("analysis.generated.actions", 400);
 
     @TempDir
     static Path dir;
@@ -45,7 +52,7 @@ class AnalysisRunTest {
 
     @BeforeAll
     static void analyseOnce() throws IOException {
-        List<String> files = RuleSetGenerator.generate(RULES, 11);
+        List<String> files = RuleSetGenerator.generate(RULES, SEED);
         Path[] paths = new Path[files.size()];
         for (int i = 0; i < files.size(); i++) {
             paths[i] = Files.writeString(dir.resolve("p" + i + ".yaml"), files.get(i));
@@ -200,7 +207,7 @@ class AnalysisRunTest {
         for (AnalysisFinding f : oneJob.findings()) {
             FindingKindsTest.checkWitness(generated, f);
         }
-        for (int i = 0; i < 400; i++) {
+        for (int i = 0; i < ACTIONS; i++) {
             Map<String, Object> a = action(random);
             Decision d = engine.evaluate(((ActionReader.Read) ActionReader.fromMap(new LinkedHashMap<>(a))).action(),
                     false);

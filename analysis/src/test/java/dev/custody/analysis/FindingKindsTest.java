@@ -132,6 +132,7 @@ class FindingKindsTest {
         switch (f.kind()) {
             case MAY_ERROR -> {
                 assertNotNull(f.witness(), "may_error always has a witness");
+                assertTrue(Replay.applies(f.rule(), f.witness()), "the rule's policy targets the witness");
                 Decision d = Fixtures.decide(set, f.witness());
                 assertEquals(Outcome.DENY, d.outcome());
                 assertTrue(d.failClosed());
@@ -140,9 +141,12 @@ class FindingKindsTest {
             }
             case SHADOWED, OVERRIDDEN -> {
                 assertNotNull(f.witness(), f.kind() + " witness");
+                assertTrue(Replay.applies(f.rule(), f.witness()), "the rule's policy targets the witness");
                 Decision d = Fixtures.decide(set, f.witness());
                 assertEquals(Optional.of(true), Replay.value(f.rule(), f.witness()), "the rule is true on it");
-                assertNotEquals(f.rule().ruleId(), d.ruleId(), "yet it is not the attributed rule");
+                // by policy and rule id: generated sets repeat rule ids from policy to policy
+                assertNotEquals(f.rule().policyId() + "/" + f.rule().ruleId(), d.policyId() + "/" + d.ruleId(),
+                        "yet it is not the attributed rule");
                 if (f.kind() == FindingKind.OVERRIDDEN) {
                     assertEquals(Outcome.DENY, d.outcome());
                 } else if (f.rule().effect() == Effect.DENY) {
@@ -152,6 +156,27 @@ class FindingKindsTest {
             }
             default -> assertEquals(null, f.witness(), "no witness for " + f.kind());
         }
+    }
+
+    /**
+     * A rule of one wallet shadowed by a rule of every wallet: its witness is on that wallet. Tidying tries the
+     * plainest wallet first, on which the earlier rule still decides and the later one's condition is still true
+     * (the condition alone), but its policy does not target it: not a witness of the finding.
+     */
+    @Test
+    void theWitnessOfAWalletsRuleIsOnItsWallet() {
+        PolicySet set = Fixtures.yaml(dir, "walleted", "- " + Fixtures.policy("all", "any", "DENY",
+                "withdrawal.value_usd > 100").replace("\n", "\n  ").stripTrailing() + "\n- "
+                + Fixtures.policy("one", "big", "DENY", "withdrawal.value_usd > 1000").replace("\n", "\n  ")
+                + "wallet_ids: [" + W1 + "]\n");
+        assertEquals(List.of(), set.problems());
+        AnalysisReport r = Fixtures.analyze(set);
+        assertEquals(1, r.findings().size(), r.findings()::toString);
+        AnalysisFinding f = r.findings().get(0);
+        assertEquals(FindingKind.SHADOWED, f.kind());
+        assertEquals("one/big", f.rule().label());
+        assertEquals(W1, f.witness().get("wallet_id"));
+        checkWitness(set, f);
     }
 
     @Test
