@@ -163,17 +163,9 @@ class CustodyJarIT {
         for (String[] c : new String[][] {{"", "Using Serial"}, {"-XX:+UseG1GC", "Using G1"},
                 {"-XX:+UseParallelGC", "Using Parallel"}}) {
             Path log = Files.createTempFile("custody-gc", ".log");
-            ProcessBuilder pb = new ProcessBuilder(launcher.toString(), "validate", "--action", "withdrawal.create",
-                    "--effect", "DENY", "withdrawal.value_usd > 10000");
-            pb.environment().put("CUSTODY_JAVA_OPTS", c[0] + " -Xlog:gc:file=" + log);
-            pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-            pb.environment().remove("JDK_JAVA_OPTIONS");
-            pb.environment().remove("JAVA_TOOL_OPTIONS");
-            Process p = pb.start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-            String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "custody did not finish");
-            assertEquals(new Run(ExitCode.OK, "valid\n", ""), new Run(p.exitValue(), out, err), c[0]);
+            Run run = launch(List.of(launcher.toString(), "validate", "--action", "withdrawal.create", "--effect",
+                    "DENY", "withdrawal.value_usd > 10000"), c[0] + " -Xlog:gc:file=" + log);
+            assertEquals(new Run(ExitCode.OK, "valid\n", ""), run, c[0]);
             String gc = Files.readString(log);
             Files.delete(log);
             assertTrue(gc.contains(c[1]), c[0] + ": " + gc);
@@ -199,8 +191,17 @@ class CustodyJarIT {
 
     /** The JVM's final {@code TieredStopAtLevel} for a launcher run, which must succeed. */
     private static String tieredStopAtLevel(List<String> command, String options) throws Exception {
+        Run run = launch(command, options + " -Xshare:on -XX:+PrintFlagsFinal");
+        assertEquals(ExitCode.OK, run.exit(), run.err());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("TieredStopAtLevel\\s+=\\s+(\\d+)").matcher(run.out());
+        assertTrue(m.find(), run.out());
+        return m.group(1);
+    }
+
+    /** Runs the launcher with {@code options} as CUSTODY_JAVA_OPTS and no other JVM options from the environment. */
+    private static Run launch(List<String> command, String options) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().put("CUSTODY_JAVA_OPTS", options + " -Xshare:on -XX:+PrintFlagsFinal");
+        pb.environment().put("CUSTODY_JAVA_OPTS", options);
         pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
         pb.environment().remove("JDK_JAVA_OPTIONS");
         pb.environment().remove("JAVA_TOOL_OPTIONS");
@@ -208,9 +209,6 @@ class CustodyJarIT {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "custody did not finish");
-        assertEquals(ExitCode.OK, p.exitValue(), err);
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("TieredStopAtLevel\\s+=\\s+(\\d+)").matcher(out);
-        assertTrue(m.find(), out);
-        return m.group(1);
+        return new Run(p.exitValue(), out, err);
     }
 }

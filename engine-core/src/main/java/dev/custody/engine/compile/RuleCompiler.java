@@ -47,8 +47,10 @@ import java.util.Optional;
  * cold JVM) is paid here, not by the first real evaluation, which would otherwise pay it against the spec's
  * 100 ms evaluation time-out (the engine's own budget is a cost, with a CPU-time backstop of 1 s by default).
  *
- * <p>{@code compile} never throws for any input text; it returns diagnostics. Immutable and thread-safe:
- * build one and share it.
+ * <p>{@code compile} never throws for any input text; it returns diagnostics. A compiler remembers up to 4,096
+ * results by trigger action and text (softly held), so the same text compiled again, for
+ * another workspace's bundle or by a tool and then by an engine, is the same {@link CompiledCondition}: compiling
+ * is a pure function of the two, and a result is immutable. Immutable and thread-safe: build one and share it.
  */
 public final class RuleCompiler {
     static {
