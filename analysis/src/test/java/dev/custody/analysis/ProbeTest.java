@@ -31,6 +31,12 @@ class ProbeTest {
         return new Probe(f.space.action(), f.space.wallets(), f.space.workspaces(), r -> f.rule(r).reason() != null);
     }
 
+    /** {@link #probe}, its moves guided by each rule's {@link FieldBounds}, as the analysis builds it. */
+    private static Probe guided(Formulas f) {
+        return new Probe(f.space.action(), f.space.wallets(), f.space.workspaces(), r -> f.rule(r).reason() != null,
+                FieldBounds::of);
+    }
+
     @Test
     void aGoalSomeActionMeetsIsMetAndTheActionIsWhatTheEngineSays() {
         PolicySet set = set();
@@ -70,12 +76,8 @@ class ProbeTest {
         AnalyzedRule sum = set.rules().get(0);
         AnalyzedRule low = set.rules().get(1);
         try (Formulas f = new Formulas(sum.action(), List.of(set), PolicyAnalyzer.DEFAULT_TIMEOUT_MS)) {
-            java.util.Map<AnalyzedRule, FieldBounds> bounds = new java.util.IdentityHashMap<>();
-            bounds.put(sum, FieldBounds.of(sum));
-            bounds.put(low, FieldBounds.of(low));
             List<Probe.Lit> goal = List.of(Probe.Lit.of(Probe.Kind.TRUE, sum), Probe.Lit.of(Probe.Kind.TRUE, low));
-            Probe guided = new Probe(f.space.action(), f.space.wallets(), f.space.workspaces(),
-                    r -> f.rule(r).reason() != null, bounds::get);
+            Probe guided = guided(f);
             Probe.Point start = guided.point(start(guided.zero().witness));
             assertTrue(start.isTrue(sum) && !start.isTrue(low));
             Probe.Point x = guided.find(goal, List.of(start));
@@ -112,8 +114,7 @@ class ProbeTest {
         try (Formulas f = new Formulas(night.action(), List.of(set), PolicyAnalyzer.DEFAULT_TIMEOUT_MS)) {
             List<Probe.Lit> goal = List.of(Probe.Lit.of(Probe.Kind.TRUE, night));
             assertNull(probe(f).findCanonical(goal));
-            Probe guided = new Probe(f.space.action(), f.space.wallets(), f.space.workspaces(),
-                    r -> f.rule(r).reason() != null, r -> FieldBounds.of(r));
+            Probe guided = guided(f);
             Probe.Point x = guided.findCanonical(goal);
             assertNotNull(x);
             assertEquals(workspace, x.witness.get("workspace_id"));
