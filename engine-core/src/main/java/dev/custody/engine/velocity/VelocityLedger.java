@@ -362,6 +362,25 @@ public final class VelocityLedger implements VelocitySource {
         return new Key[] {wallet, workspace, new Key(Scope.NETWORK, ws, networkCode)};
     }
 
+    /**
+     * The instant as epoch nanoseconds, as every ledger holds it (this one and the JDBC ledger of
+     * {@code custody-velocity-jdbc}): one rule for the supported range.
+     *
+     * @throws IllegalArgumentException when {@code at} is outside 1970–2200
+     */
+    public static long epochNanos(Instant at) {
+        return nanos(at);
+    }
+
+    /**
+     * A USD value as the integer micro-dollars every ledger holds: rounded once, half-even, to 6 decimal places.
+     *
+     * @throws IllegalArgumentException when the value is negative or 2<sup>63</sup> micro-dollars or more
+     */
+    public static long microDollars(BigDecimal valueUsd) {
+        return micros(valueUsd);
+    }
+
     static long nanos(Instant at) {
         Objects.requireNonNull(at, "at");
         if (at.isBefore(MIN_INSTANT) || !at.isBefore(MAX_INSTANT)) {

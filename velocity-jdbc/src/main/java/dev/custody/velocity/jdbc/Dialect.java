@@ -1,0 +1,149 @@
+package dev.custody.velocity.jdbc;
+
+import dev.custody.engine.velocity.VelocityException;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What differs between the two databases the ledger runs on: the schema's DDL, how a transaction takes the
+ * ledger's one lock, and per-connection settings. Everything else (every query the ledger runs) is the same SQL on
+ * both. Immutable and thread-safe.
+ */
+enum Dialect {
+    /**
+     * SQLite through sqlite-jdbc: WAL journal, {@code synchronous=FULL} (a commit is fsynced: it survives the
+     * process's {@code kill -9} and the machine's power loss), a 5 s busy time-out for a second process on the
+     * same file. Tables are {@code WITHOUT ROWID}, so each is stored in the order of its primary key and a
+     * lookup by key and instant reads one B-tree.
+     */
+    SQLITE("SQLite") {
+        @Override
+        void configure(Connection c) throws SQLException {
+            try (Statement s = c.createStatement()) {
+                s.execute("PRAGMA journal_mode=WAL");
+                s.execute("PRAGMA synchronous=FULL");
+                s.execute("PRAGMA busy_timeout=5000");
+            }
+        }
+
+        /**
+         * The first statement of the transaction writes, so SQLite takes its write lock at once (the transaction
+         * never reads before it holds the lock, so it cannot fail to upgrade a stale read snapshot).
+         */
+        @Override
+        void lock(Connection c) throws SQLException {
+            try (Statement s = c.createStatement()) {
+                s.executeUpdate("UPDATE velocity_meta SET value = value WHERE name = 'next_seq'");
+            }
+        }
+
+        @Override
+        String withoutRowid() {
+            return " WITHOUT ROWID";
+        }
+
+        @Override
+        String include(String columns) {
+            return "";
+        }
+    },
+
+    /**
+     * PostgreSQL through pgjdbc: every transaction first takes one transaction-scoped advisory lock, so the
+     * transactions of every replica on the database run one after the other, in one order, as one ledger
+     * (docs/design.md §9.3); the primary keys include the running sums so lookups are index-only scans.
+     */
+    POSTGRESQL("PostgreSQL") {
+        @Override
+        void configure(Connection c) {
+            // the defaults: READ COMMITTED, synchronous_commit on (a commit is on disk before it returns)
+        }
+
+        @Override
+        void lock(Connection c) throws SQLException {
+            try (Statement s = c.createStatement()) {
+                s.execute("SELECT pg_advisory_xact_lock(" + LOCK_KEY + ")");
+            }
+        }
+
+        @Override
+        String withoutRowid() {
+            return "";
+        }
+
+        @Override
+        String include(String columns) {
+            return " INCLUDE (" + columns + ")";
+        }
+    };
+
+    /** The advisory lock of the ledger's transactions on PostgreSQL ("custody" in ASCII). */
+    static final long LOCK_KEY = 0x637573746f6479L;
+
+    private final String productName;
+
+    Dialect(String productName) {
+        this.productName = productName;
+    }
+
+    /** Settings of a connection, applied once when the ledger takes it. */
+    abstract void configure(Connection c) throws SQLException;
+
+    /** Takes the ledger's lock for the rest of the transaction: the first statement of every transaction. */
+    abstract void lock(Connection c) throws SQLException;
+
+    /** The table option of a clustered table, or nothing. */
+    abstract String withoutRowid();
+
+    /** An index's {@code INCLUDE} clause of these columns, or nothing. */
+    abstract String include(String columns);
+
+    /** The name the database gives itself in its JDBC metadata. */
+    String productName() {
+        return productName;
+    }
+
+    /** The dialect of a connection's database. */
+    static Dialect of(Connection c) throws SQLException {
+        String name = c.getMetaData().getDatabaseProductName();
+        for (Dialect d : values()) {
+            if (d.productName.equalsIgnoreCase(name)) {
+                return d;
+            }
+        }
+        throw new VelocityException("unsupported database `" + name + "`: the velocity ledger runs on SQLite and "
+                + "PostgreSQL");
+    }
+
+    /** The statements of schema version 1 (docs/design.md §9.3 "Schema"). */
+    List<String> version1() {
+        String clustered = withoutRowid();
+        return List.of(
+                "CREATE TABLE velocity_meta (name VARCHAR(32) PRIMARY KEY, value BIGINT NOT NULL)" + clustered,
+                "INSERT INTO velocity_meta (name, value) VALUES ('watermark', " + Long.MIN_VALUE + "), ('next_seq', 1), "
+                        + "('dropped', 0)",
+                // realized outflow entries per key: cum is the running sum of the key's micros through this row
+                "CREATE TABLE velocity_outflow (k TEXT NOT NULL, at BIGINT NOT NULL, seq BIGINT NOT NULL, "
+                        + "micros BIGINT NOT NULL, cum BIGINT NOT NULL, PRIMARY KEY (k, at, seq)" + include("micros, cum")
+                        + ")" + clustered,
+                "CREATE INDEX velocity_outflow_at ON velocity_outflow (at)",
+                // attempt entries per key: ord is the row's 1-based position in the key, in (at, seq) order
+                "CREATE TABLE velocity_attempt (k TEXT NOT NULL, at BIGINT NOT NULL, seq BIGINT NOT NULL, "
+                        + "ord BIGINT NOT NULL, PRIMARY KEY (k, at, seq)" + include("ord") + ")" + clustered,
+                "CREATE INDEX velocity_attempt_at ON velocity_attempt (at)",
+                // attempts by action id, with the figures the first one was given (what a retry is answered with)
+                "CREATE TABLE velocity_attempt_id (id TEXT PRIMARY KEY, at BIGINT NOT NULL, workspace_id TEXT NOT NULL, "
+                        + "wallet_id TEXT NOT NULL, network_code TEXT, figures TEXT, refusal TEXT)" + clustered,
+                "CREATE INDEX velocity_attempt_id_at ON velocity_attempt_id (at)",
+                "CREATE TABLE velocity_settlement_id (id TEXT PRIMARY KEY, at BIGINT NOT NULL)" + clustered,
+                "CREATE INDEX velocity_settlement_id_at ON velocity_settlement_id (at)");
+    }
+
+    @Override
+    public String toString() {
+        return productName.toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,90 @@
+package dev.custody.velocity.jdbc;
+
+import dev.custody.engine.velocity.VelocityException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The ledger's schema and its migrations, in the manner of Flyway without Flyway: a history table
+ * {@code velocity_schema} holds one row per applied version ({@code version}, {@code description},
+ * {@code applied_at}); on first use the ledger takes its lock, reads the highest version, and applies the missing
+ * versions' statements in order in the same transaction, each followed by its history row. A database whose version
+ * is newer than the library's is refused (an older library must not write a layout it does not know). Versions are
+ * append-only: a released version's statements never change, a change is a new version.
+ */
+final class Schema {
+    /** The version this library writes and reads. */
+    static final int LATEST = 1;
+
+    private record Migration(int version, String description, Function<Dialect, List<String>> statements) {}
+
+    private static final List<Migration> MIGRATIONS = List.of(
+            new Migration(1, "outflow and attempt entries with running sums; ids of attempts and settlements",
+                    Dialect::version1));
+
+    private Schema() {}
+
+    /**
+     * Brings the database to {@link #LATEST}, in one transaction; leaves the
+     * connection in manual-commit mode.
+     *
+     * @return the version found before migrating (0 for an empty database)
+     * @throws VelocityException when the database's version is newer than this library's
+     */
+    static int migrate(Connection c, Dialect dialect) throws SQLException {
+        c.setAutoCommit(true);
+        try (Statement s = c.createStatement()) {
+            s.execute("CREATE TABLE IF NOT EXISTS velocity_schema (version INTEGER PRIMARY KEY, "
+                    + "description TEXT NOT NULL, applied_at TEXT NOT NULL)");
+        }
+        c.setAutoCommit(false);
+        try (Statement s = c.createStatement()) {
+            // the lock before any read: SQLite's first write takes its write lock, PostgreSQL's advisory lock
+            if (dialect == Dialect.POSTGRESQL) {
+                dialect.lock(c);
+            } else {
+                s.executeUpdate("DELETE FROM velocity_schema WHERE version < 0");
+            }
+            int found;
+            try (ResultSet r = s.executeQuery("SELECT COALESCE(MAX(version), 0) FROM velocity_schema")) {
+                r.next();
+                found = r.getInt(1);
+            }
+            if (found > LATEST) {
+                c.rollback();
+                throw new VelocityException("the velocity ledger's schema is version " + found + ", newer than this "
+                        + "library's " + LATEST + ": upgrade the library");
+            }
+            for (Migration m : MIGRATIONS) {
+                if (m.version() <= found) {
+                    continue;
+                }
+                for (String sql : m.statements().apply(dialect)) {
+                    s.execute(sql);
+                }
+                try (PreparedStatement p = c.prepareStatement(
+                        "INSERT INTO velocity_schema (version, description, applied_at) VALUES (?, ?, ?)")) {
+                    p.setInt(1, m.version());
+                    p.setString(2, m.description());
+                    p.setString(3, Instant.now().toString());
+                    p.executeUpdate();
+                }
+            }
+            c.commit();
+            return found;
+        } catch (SQLException | RuntimeException e) {
+            try {
+                c.rollback();
+            } catch (SQLException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+}
