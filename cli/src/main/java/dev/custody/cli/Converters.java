@@ -55,7 +55,7 @@ public final class Converters {
 
     /** {@code 500ms}, {@code 2s}, {@code 1.5s}, {@code 1m}, or ISO-8601 ({@code PT2S}); must be positive. */
     public static final class DurationConverter implements ITypeConverter<Duration> {
-        private static final Pattern SIMPLE = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m)");
+        private static final Pattern SIMPLE = Pattern.compile("(\\d+(?:\\.\\d+)?)(ms|s|m|h)");
 
         @Override
         public Duration convert(String value) {
@@ -66,6 +66,7 @@ public final class Converters {
                 long unitNanos = switch (m.group(2)) {
                     case "ms" -> 1_000_000L;
                     case "s" -> 1_000_000_000L;
+                    case "h" -> 3_600_000_000_000L;
                     default -> 60_000_000_000L;
                 };
                 d = Duration.ofNanos(Math.round(n * unitNanos));

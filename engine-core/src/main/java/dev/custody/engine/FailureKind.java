@@ -28,6 +28,12 @@ public enum FailureKind {
      * Unlike {@link #COST_BUDGET} it depends on the machine's load: the same action may decide otherwise later.
      */
     TIME_BUDGET("time_budget"),
+    /**
+     * The durable velocity ledger ({@code custody serve --ledger}) did not answer: its database is down or too slow,
+     * so the withdrawal's attempt could not be recorded or its figures read. Transient: the same action may decide
+     * otherwise once the ledger answers again.
+     */
+    LEDGER("ledger"),
     /** A defect of the engine itself (an unexpected exception); the action is still denied. */
     INTERNAL("internal");
 

@@ -11,6 +11,10 @@ import dev.custody.engine.Decision;
 import dev.custody.engine.check.ActionReader;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.replay.DecisionRecords;
+import dev.custody.engine.payload.Action;
+import dev.custody.engine.velocity.Settlement;
+import dev.custody.engine.velocity.VelocityException;
+import dev.custody.velocity.jdbc.JdbcVelocityLedger;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -71,6 +75,7 @@ final class DecisionHandler extends Handler.Abstract {
 
     static final String DECISIONS = "/v1/decisions";
     static final String BATCH = "/v1/decisions/batch";
+    static final String SETTLEMENTS = "/v1/settlements";
     static final String HEALTH = "/health";
     static final String READY = "/ready";
     static final String METRICS = "/metrics";
@@ -90,6 +95,9 @@ final class DecisionHandler extends Handler.Abstract {
             .build();
 
     private final PolicyEngine engine;
+    /** Decides with the durable ledger's velocity, or null when the server keeps no ledger. */
+    private final LedgerDecisions ledgerDecisions;
+    private final JdbcVelocityLedger ledger;
     private final BearerToken token;
     private final BooleanSupplier ready;
     private final Supplier<String> scrape;
@@ -106,7 +114,18 @@ final class DecisionHandler extends Handler.Abstract {
      */
     DecisionHandler(PolicyEngine engine, BearerToken token, BooleanSupplier ready, Supplier<String> scrape,
             HttpMetrics metrics, Duration readTimeout) {
+        this(engine, null, null, token, ready, scrape, metrics, readTimeout);
+    }
+
+    /**
+     * @param ledger the durable velocity ledger, or null for none
+     * @param ledgerDecisions how actions are decided with it (null exactly when {@code ledger} is)
+     */
+    DecisionHandler(PolicyEngine engine, JdbcVelocityLedger ledger, LedgerDecisions ledgerDecisions, BearerToken token,
+            BooleanSupplier ready, Supplier<String> scrape, HttpMetrics metrics, Duration readTimeout) {
         this.engine = Objects.requireNonNull(engine, "engine");
+        this.ledger = ledger;
+        this.ledgerDecisions = ledgerDecisions;
         this.token = token;
         this.ready = Objects.requireNonNull(ready, "ready");
         this.scrape = Objects.requireNonNull(scrape, "scrape");
@@ -145,10 +164,10 @@ final class DecisionHandler extends Handler.Abstract {
         }
         if (HttpMetrics.NOT_FOUND.equals(route)) {
             error(response, timed, 404, "no route `" + path + "`; the routes are POST " + DECISIONS + ", POST " + BATCH
-                    + ", GET " + HEALTH + ", GET " + READY + ", GET " + METRICS);
+                    + ", POST " + SETTLEMENTS + ", GET " + HEALTH + ", GET " + READY + ", GET " + METRICS);
             return true;
         }
-        boolean post = DECISIONS.equals(route) || BATCH.equals(route);
+        boolean post = DECISIONS.equals(route) || BATCH.equals(route) || SETTLEMENTS.equals(route);
         boolean allowed = post ? "POST".equals(method) : "GET".equals(method) || "HEAD".equals(method);
         if (!allowed) {
             response.getHeaders().put(HttpHeader.ALLOW, post ? "POST" : "GET, HEAD");
@@ -159,11 +178,13 @@ final class DecisionHandler extends Handler.Abstract {
         switch (route) {
             case HEALTH -> send(response, timed, 200, JSON_TYPE, "{\"status\":\"ok\"}");
             case READY -> {
-                if (ready.getAsBoolean()) {
-                    send(response, timed, 200, JSON_TYPE, "{\"status\":\"ready\"}");
-                } else {
+                if (!ready.getAsBoolean()) {
                     send(response, timed, 503, JSON_TYPE, "{\"status\":\"not ready\",\"error\":"
                             + "\"the policy source has not answered yet\"}");
+                } else if (ledger != null && !ledger.available()) {
+                    error(response, timed, 503, "not ready", "the velocity ledger does not answer: " + ledger.lastError());
+                } else {
+                    send(response, timed, 200, JSON_TYPE, "{\"status\":\"ready\"}");
                 }
             }
             case METRICS -> send(response, timed, 200, PROMETHEUS_TYPE, scrape.get());
@@ -172,7 +193,7 @@ final class DecisionHandler extends Handler.Abstract {
                 if (length > MAX_BODY) {
                     tooLarge(response, timed);
                 } else {
-                    new Body(request, response, timed, BATCH.equals(route), length).start();
+                    new Body(request, response, timed, route, length).start();
                 }
             }
         }
@@ -190,7 +211,7 @@ final class DecisionHandler extends Handler.Abstract {
             return HttpMetrics.NOT_FOUND;
         }
         return switch (path) {
-            case DECISIONS, BATCH, HEALTH, READY, METRICS -> path;
+            case DECISIONS, BATCH, SETTLEMENTS, HEALTH, READY, METRICS -> path;
             default -> HttpMetrics.NOT_FOUND;
         };
     }
@@ -203,18 +224,18 @@ final class DecisionHandler extends Handler.Abstract {
         private final Request request;
         private final Response response;
         private final Callback callback;
-        private final boolean batch;
+        private final String route;
         private final AtomicBoolean answered = new AtomicBoolean();
         private byte[] bytes;
         private int size;
         /** The read time-out, scheduled only when the body was not all there on the first read. */
         private volatile Scheduler.Task timeout;
 
-        Body(Request request, Response response, Callback callback, boolean batch, long length) {
+        Body(Request request, Response response, Callback callback, String route, long length) {
             this.request = request;
             this.response = response;
             this.callback = callback;
-            this.batch = batch;
+            this.route = route;
             this.bytes = new byte[length >= 0 ? (int) length : 1024];
         }
 
@@ -304,9 +325,13 @@ final class DecisionHandler extends Handler.Abstract {
         private void decide() {
             byte[] out;
             try {
-                out = batch ? decideBatch(bytes, size) : decideOne(bytes, size);
+                out = switch (route) {
+                    case BATCH -> decideBatch(bytes, size);
+                    case SETTLEMENTS -> settle(bytes, size);
+                    default -> decideOne(bytes, size);
+                };
             } catch (BadRequest e) {
-                error(response, callback, 400, e.getMessage());
+                error(response, callback, e.status, e.getMessage());
                 return;
             }
             send(response, callback, 200, JSON_TYPE, out);
@@ -315,16 +340,36 @@ final class DecisionHandler extends Handler.Abstract {
 
     /** A body that cannot be answered with records; its message is the {@code error}. */
     static final class BadRequest extends Exception {
+        final int status;
+
         BadRequest(String message) {
-            super(message, null, false, false);
+            this(400, message);
         }
+
+        BadRequest(int status, String message) {
+            super(message, null, false, false);
+            this.status = status;
+        }
+    }
+
+    /** The decisions of actions (null elements stay null), with the ledger's velocity when the server keeps one. */
+    private Decision[] decide(List<Action> actions) {
+        if (ledgerDecisions != null) {
+            return ledgerDecisions.decide(actions);
+        }
+        Decision[] out = new Decision[actions.size()];
+        for (int i = 0; i < out.length; i++) {
+            Action a = actions.get(i);
+            out[i] = a == null ? null : engine.evaluate(a, false);
+        }
+        return out;
     }
 
     /** The record of one action body. */
     byte[] decideOne(byte[] body, int size) throws BadRequest {
         ActionReader.Result r = ActionReader.read(body, 0, size);
         if (r instanceof ActionReader.Read read) {
-            return record(engine.evaluate(read.action(), false));
+            return record(decide(java.util.Collections.singletonList(read.action()))[0]);
         }
         if (r instanceof ActionReader.SettlementRead) {
             throw new BadRequest(settlement());
@@ -339,19 +384,23 @@ final class DecisionHandler extends Handler.Abstract {
     /** The records of a batch body, as a JSON array. */
     byte[] decideBatch(byte[] body, int size) throws BadRequest {
         List<int[]> elements = elements(body, size);
+        // read every element before deciding any: a batch refused with 400 records no attempt
+        ActionReader.Result[] read = new ActionReader.Result[elements.size()];
+        List<Action> actions = new ArrayList<>(elements.size());
+        for (int i = 0; i < elements.size(); i++) {
+            int[] span = elements.get(i);
+            read[i] = ActionReader.read(body, span[0], span[1] - span[0]);
+            if (read[i] instanceof ActionReader.SettlementRead) {
+                throw new BadRequest("element " + (i + 1) + ": " + settlement());
+            }
+            actions.add(read[i] instanceof ActionReader.Read r ? r.action() : null);
+        }
+        Decision[] decisions = decide(actions);
         ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(64, elements.size() * 320));
         out.write('[');
         for (int i = 0; i < elements.size(); i++) {
-            int[] span = elements.get(i);
-            ActionReader.Result r = ActionReader.read(body, span[0], span[1] - span[0]);
-            byte[] record;
-            if (r instanceof ActionReader.Read read) {
-                record = record(engine.evaluate(read.action(), false));
-            } else if (r instanceof ActionReader.SettlementRead) {
-                throw new BadRequest("element " + (i + 1) + ": " + settlement());
-            } else {
-                record = malformed((ActionReader.Malformed) r, i + 1);
-            }
+            byte[] record = decisions[i] != null ? record(decisions[i])
+                    : malformed((ActionReader.Malformed) read[i], i + 1);
             if (i > 0) {
                 out.write(',');
             }
@@ -361,9 +410,95 @@ final class DecisionHandler extends Handler.Abstract {
         return out.toByteArray();
     }
 
-    private static String settlement() {
-        return "a `withdrawal.settled` record is not an action: the server decides actions as given and keeps no "
-                + "velocity ledger";
+    private String settlement() {
+        return ledger != null
+                ? "a `withdrawal.settled` record is not an action: post it to " + SETTLEMENTS
+                : "a `withdrawal.settled` record is not an action: the server decides actions as given and keeps no "
+                        + "velocity ledger (start it with `--ledger`)";
+    }
+
+    /**
+     * {@code POST /v1/settlements}: one {@code withdrawal.settled} record or an array of them, recorded in the ledger
+     * in one transaction and answered after it committed: {@code {"recorded": n, "duplicates": n, "too_old": n,
+     * "refused": n, "settlements": [{"id", "status"[, "error"]}, ...]}} in the body's order. A body with a malformed
+     * record is a {@code 400} and records nothing; a ledger that does not answer is a {@code 503} (nothing is
+     * acknowledged); a server without a ledger answers {@code 501}.
+     */
+    byte[] settle(byte[] body, int size) throws BadRequest {
+        if (ledger == null) {
+            throw new BadRequest(501, "this server keeps no velocity ledger: start it with `--ledger` to record "
+                    + "settlements");
+        }
+        List<int[]> spans;
+        boolean array = firstToken(body, size) == JsonToken.START_ARRAY;
+        if (array) {
+            spans = elements(body, size);
+        } else {
+            spans = List.of(new int[] {0, size});
+        }
+        List<JdbcVelocityLedger.Operation> ops = new ArrayList<>(spans.size());
+        List<Settlement> settlements = new ArrayList<>(spans.size());
+        for (int i = 0; i < spans.size(); i++) {
+            int[] span = spans.get(i);
+            String where = array ? "element " + (i + 1) + ": " : "";
+            ActionReader.Result r = ActionReader.read(body, span[0], span[1] - span[0]);
+            if (r instanceof ActionReader.SettlementRead s) {
+                settlements.add(s.settlement());
+                ops.add(new JdbcVelocityLedger.RecordSettlement(s.settlement()));
+            } else if (r instanceof ActionReader.Read) {
+                throw new BadRequest(where + "an action is not a `withdrawal.settled` record: post it to " + DECISIONS);
+            } else {
+                ActionReader.Malformed m = (ActionReader.Malformed) r;
+                if (!array && !isObject(body, 0, size)) {
+                    throw new BadRequest("the body is not a JSON object nor an array of them: " + m.message());
+                }
+                throw new BadRequest(where + m.message());
+            }
+        }
+        List<JdbcVelocityLedger.Outcome> outcomes;
+        try {
+            outcomes = ledger.apply(ops);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest(e.getMessage());
+        } catch (VelocityException e) {
+            throw new BadRequest(503, "not recorded: " + e.getMessage());
+        }
+        int[] counts = new int[JdbcVelocityLedger.Settled.Status.values().length];
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64 + 48 * ops.size());
+        try (JsonGenerator g = generator(out)) {
+            g.writeStartObject();
+            for (JdbcVelocityLedger.Outcome o : outcomes) {
+                counts[((JdbcVelocityLedger.Settled) o).status().ordinal()]++;
+            }
+            for (JdbcVelocityLedger.Settled.Status s : JdbcVelocityLedger.Settled.Status.values()) {
+                g.writeNumberField(s.name().toLowerCase(java.util.Locale.ROOT).replace("duplicate", "duplicates"),
+                        counts[s.ordinal()]);
+            }
+            g.writeArrayFieldStart("settlements");
+            for (int i = 0; i < outcomes.size(); i++) {
+                JdbcVelocityLedger.Settled o = (JdbcVelocityLedger.Settled) outcomes.get(i);
+                g.writeStartObject();
+                g.writeStringField("id", settlements.get(i).id());
+                g.writeStringField("status", o.status().name().toLowerCase(java.util.Locale.ROOT));
+                if (o.refusal() != null) {
+                    g.writeStringField("error", o.refusal());
+                }
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    private static JsonToken firstToken(byte[] body, int size) {
+        try (JsonParser p = READ.createParser(body, 0, size)) {
+            return p.nextToken();
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /**
@@ -462,9 +597,16 @@ final class DecisionHandler extends Handler.Abstract {
     }
 
     private static void error(Response response, Callback callback, int status, String message) {
+        error(response, callback, status, null, message);
+    }
+
+    private static void error(Response response, Callback callback, int status, String state, String message) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(128);
         try (JsonGenerator g = generator(out)) {
             g.writeStartObject();
+            if (state != null) {
+                g.writeStringField("status", state);
+            }
             g.writeStringField("error", message);
             g.writeEndObject();
         } catch (IOException e) {

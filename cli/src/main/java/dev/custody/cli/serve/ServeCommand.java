@@ -20,6 +20,7 @@ import dev.custody.engine.log.JsonLinesDecisionSink;
 import dev.custody.engine.metrics.EngineMetrics;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.policy.Policy;
+import dev.custody.velocity.jdbc.JdbcVelocityLedger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -90,7 +91,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {"Serve decisions over HTTP: a sidecar for services that are not on the JVM.",
-            "POST /v1/decisions, POST /v1/decisions/batch, GET /health, /ready, /metrics (Prometheus)."},
+            "POST /v1/decisions, POST /v1/decisions/batch, POST /v1/settlements (with --ledger), GET /health, /ready, "
+                    + "/metrics (Prometheus)."},
         footerHeading = "%nExamples:%n",
         footer = {
             "  custody serve --policies policies/",
@@ -98,6 +100,8 @@ import picocli.CommandLine.Spec;
             "  custody serve --policies policies/ --addr 0.0.0.0:8181 --token-file /etc/custody/token \\",
             "      --decision-log /var/log/custody/decisions.jsonl",
             "  CUSTODY_BASE_URL=https://custody.example/api/v1 custody serve --from-api --workspace-id 7d0c…",
+            "  custody serve --policies policies/ --ledger /var/lib/custody/velocity.db",
+            "  custody serve --policies policies/ --ledger 'jdbc:postgresql://db:5432/custody?user=custody'",
             "",
             "Records are those of `custody replay --velocity given --format jsonl`, plus decision_id.",
             "Policy files are watched: the request after a change is decided on the new files.",
@@ -152,6 +156,25 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--decision-log", paramLabel = "FILE",
             description = "Append every decision to FILE (JSON lines, as `custody replay --from-log` reads them).")
     Path decisionLog;
+
+    @Option(names = "--ledger", paramLabel = "URL",
+            description = "Keep velocity in a durable ledger: jdbc:sqlite:PATH or a plain path (SQLite), or "
+                    + "jdbc:postgresql://HOST:PORT/DB?user=U (PostgreSQL, for several replicas). Withdrawals without "
+                    + "wallet/workspace sections get them from it, as `custody replay --velocity derive` does; every "
+                    + "withdrawal's attempt is committed before its answer; POST /v1/settlements records settlements.")
+    String ledgerUrl;
+
+    @Option(names = "--ledger-lateness", paramLabel = "DURATION", defaultValue = "1h",
+            converter = Converters.DurationConverter.class,
+            description = "How late a record or an action may come, against the latest instant the ledger has seen "
+                    + "(default: ${DEFAULT-VALUE}, as replay's); older figures are refused and the action denied.")
+    Duration ledgerLateness;
+
+    @Option(names = "--ledger-timeout", paramLabel = "DURATION", defaultValue = "2s",
+            converter = Converters.DurationConverter.class,
+            description = "The longest a request waits for the ledger (default: ${DEFAULT-VALUE}); past it the "
+                    + "withdrawal is denied fail-closed (failure `ledger`).")
+    Duration ledgerTimeout;
 
     @Option(names = "--token-file", paramLabel = "FILE",
             description = "Require `Authorization: Bearer <token>` (the file's content) on every route but /health and /ready.")
@@ -239,6 +262,26 @@ public final class ServeCommand implements Callable<Integer> {
         positive("--idle-timeout", idleTimeout);
         positive("--read-timeout", readTimeout);
         positive("--poll-interval", pollInterval);
+        positive("--ledger-timeout", ledgerTimeout);
+        if (ledgerLateness.isNegative() || ledgerLateness.compareTo(Duration.ofHours(24)) > 0) {
+            throw CliException.usage("`--ledger-lateness` must be between 0 and 24h, got " + ledgerLateness);
+        }
+        String ledgerJdbc = null;
+        if (ledgerUrl != null) {
+            try {
+                ledgerJdbc = JdbcVelocityLedger.jdbcUrl(ledgerUrl);
+            } catch (IllegalArgumentException e) {
+                throw CliException.usage(e.getMessage());
+            }
+            if (ledgerJdbc.startsWith("jdbc:sqlite:")) {
+                Path file = Path.of(ledgerJdbc.substring("jdbc:sqlite:".length()).replaceFirst("\\?.*$", ""))
+                        .toAbsolutePath();
+                if (!Files.isDirectory(file.getParent())) {
+                    throw new NoSuchFileException(file.getParent().toString(), null,
+                            "the directory of the ledger file does not exist");
+                }
+            }
+        }
         if (policies != null) {
             for (Path p : policies) {
                 if (!Files.exists(p)) {
@@ -271,18 +314,38 @@ public final class ServeCommand implements Callable<Integer> {
             source = new ReadySource(FilePolicySource.watching(policies), null);
         }
         Reporter reporter = new Reporter(err);
+        EngineMetrics metricsObserver = (log == null ? EngineMetrics.builder(registry)
+                : EngineMetrics.builder(registry).decisionLog(log)).build();
         PolicyEngine.Builder builder = PolicyEngine.builder(source)
                 .clock(Clock.systemUTC())
                 .costLimit(costLimit)
                 .timeBudget(timeBudget)
-                .observer((log == null ? EngineMetrics.builder(registry) : EngineMetrics.builder(registry).decisionLog(log))
-                        .build())
+                .observer(metricsObserver)
                 .observer(reporter);
         if (log != null) {
             builder.observer(log);
         }
         PolicyEngine engine = builder.build();
         engineRef.set(engine);
+        JdbcVelocityLedger ledger = ledgerJdbc == null ? null
+                : JdbcVelocityLedger.builder(ledgerJdbc).lateness(ledgerLateness).timeout(ledgerTimeout).build();
+        LedgerDecisions ledgerDecisions = null;
+        if (ledger != null) {
+            // the decisions the ledger takes itself (it did not answer) reach the same observers as the engine's
+            List<EngineObserver> outside = new java.util.ArrayList<>(List.of(metricsObserver, reporter));
+            if (log != null) {
+                outside.add(log);
+            }
+            ledgerDecisions = new LedgerDecisions(engine, ledger, Clock.systemUTC(), new EngineObserver() {
+                @Override
+                public void decided(String ws, dev.custody.engine.payload.Action action, dev.custody.engine.Decision d,
+                        long nanos) {
+                    for (EngineObserver o : outside) {
+                        o.decided(ws, action, d, nanos);
+                    }
+                }
+            });
+        }
 
         PolicyWatcher watcher = null;
         ScheduledExecutorService poller = null;
@@ -303,8 +366,8 @@ public final class ServeCommand implements Callable<Integer> {
                     reporter.loadFailed(PolicySource.NO_WORKSPACE, e.getMessage());
                 }
             }
-            DecisionHandler handler = new DecisionHandler(engine, token, source::ready, registry::scrape,
-                    new HttpMetrics(registry), readTimeout);
+            DecisionHandler handler = new DecisionHandler(engine, ledger, ledgerDecisions, token, source::ready,
+                    registry::scrape, new HttpMetrics(registry), readTimeout);
             DecisionServer server;
             try {
                 server = DecisionServer.start(handler, new DecisionServer.Settings(address.host(), address.port(),
@@ -315,7 +378,9 @@ public final class ServeCommand implements Callable<Integer> {
             String what = fromApi ? "policies of workspace `" + workspaceId + "` from " + baseUrl(env)
                     : "policies from " + policies.stream().map(p -> "`" + p + "`").toList().toString()
                             .replace("[", "").replace("]", "") + ", watched";
-            return new Running(server, watcher, poller, log, registry, what + (token != null ? ", bearer auth" : ""));
+            return new Running(server, watcher, poller, log, ledger, registry, what
+                    + (ledger != null ? ", velocity ledger on " + ledgerDescription(ledgerJdbc) : "")
+                    + (token != null ? ", bearer auth" : ""));
         } catch (Exception | Error e) {
             if (watcher != null) {
                 watcher.close();
@@ -326,8 +391,17 @@ public final class ServeCommand implements Callable<Integer> {
             if (log != null) {
                 log.close(1000);
             }
+            if (ledger != null) {
+                ledger.close();
+            }
             throw e;
         }
+    }
+
+    /** The ledger's URL as the start line shows it: without its query (which may carry a password). */
+    private static String ledgerDescription(String jdbc) {
+        int q = jdbc.indexOf('?');
+        return "`" + (q < 0 ? jdbc : jdbc.substring(0, q)) + "`";
     }
 
     private static void positive(String option, Duration d) {
@@ -391,15 +465,17 @@ public final class ServeCommand implements Callable<Integer> {
         private final PolicyWatcher watcher;
         private final ScheduledExecutorService poller;
         private final DecisionLog log;
+        private final JdbcVelocityLedger ledger;
         private final PrometheusMeterRegistry registry;
         private final String description;
 
         Running(DecisionServer server, PolicyWatcher watcher, ScheduledExecutorService poller, DecisionLog log,
-                PrometheusMeterRegistry registry, String description) {
+                JdbcVelocityLedger ledger, PrometheusMeterRegistry registry, String description) {
             this.server = server;
             this.watcher = watcher;
             this.poller = poller;
             this.log = log;
+            this.ledger = ledger;
             this.registry = registry;
             this.description = description;
         }
@@ -429,6 +505,9 @@ public final class ServeCommand implements Callable<Integer> {
                 }
                 if (log != null) {
                     log.close(DecisionServer.DRAIN.toMillis());
+                }
+                if (ledger != null) {
+                    ledger.close();
                 }
             }
         }

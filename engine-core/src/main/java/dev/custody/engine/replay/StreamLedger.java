@@ -163,13 +163,36 @@ public final class StreamLedger {
         } catch (VelocityException | IllegalArgumentException e) {
             return new Unavailable(a, e.getMessage());
         }
-        if (needWallet) {
+        return new Ready(withVelocity(a, v), List.of());
+    }
+
+    /**
+     * Whether the velocity of a withdrawal is derived: it is a {@code withdrawal.create} that lacks its {@code wallet}
+     * or its {@code workspace} section (a section given, even empty, is used as given).
+     */
+    public static boolean needsVelocity(Action action) {
+        return action.action() == TriggerAction.WITHDRAWAL_CREATE
+                && (action.sections().get("wallet") == null || action.sections().get("workspace") == null);
+    }
+
+    /** The action with its absent {@code wallet} and {@code workspace} sections filled from the figures. */
+    public static Action withVelocity(Action action, Velocity v) {
+        Action a = action;
+        if (a.sections().get("wallet") == null) {
             a = a.withSection("wallet", v.walletSection());
         }
-        if (needWorkspace) {
+        if (a.sections().get("workspace") == null) {
             a = a.withSection("workspace", v.workspaceSection());
         }
-        return new Ready(a, List.of());
+        return a;
+    }
+
+    /**
+     * The fail-closed DENY ({@code ledger}) of a withdrawal whose attempt could not be recorded or whose figures could
+     * not be read because the ledger did not answer (a database down or too slow), with this one-line error.
+     */
+    public static Decision ledgerUnavailable(Action action, String error) {
+        return Decisions.failClosed(action.id(), action.action(), FailureKind.LEDGER, error, 0);
     }
 
     /**
@@ -292,7 +315,12 @@ public final class StreamLedger {
         return List.copyOf(notes);
     }
 
-    private static String missingKey(Action a) {
+    /**
+     * Why a withdrawal's velocity cannot be derived nor its attempt counted: the key it lacks
+     * ({@code `wallet_id` is missing}, …), or null when it has {@code wallet_id}, {@code workspace_id} and
+     * {@code withdrawal.network_code}.
+     */
+    public static String missingKey(Action a) {
         if (a.walletId() == null || a.walletId().isEmpty()) {
             return "`wallet_id` is missing";
         }
@@ -302,7 +330,8 @@ public final class StreamLedger {
         return network(a) == null ? "`withdrawal.network_code` is missing" : null;
     }
 
-    private static String network(Action a) {
+    /** The withdrawal's {@code withdrawal.network_code}, or null when absent or empty. */
+    public static String network(Action a) {
         Map<String, Object> w = a.sections().get("withdrawal");
         Object n = w == null ? null : w.get("network_code");
         return n instanceof String s && !s.isEmpty() ? s : null;

@@ -139,6 +139,8 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
             config.addDataSourceProperty("loginTimeout", "2");
             config.addDataSourceProperty("socketTimeout", "10");
             config.addDataSourceProperty("tcpKeepAlive", "true");
+            // a JDBC batch of inserts goes out as multi-row inserts
+            config.addDataSourceProperty("reWriteBatchedInserts", "true");
         }
         HikariDataSource pool = new HikariDataSource(config);
         return new Builder(pool, pool);

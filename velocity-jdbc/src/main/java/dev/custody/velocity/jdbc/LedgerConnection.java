@@ -21,8 +21,13 @@ import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
 
 /**
  * One connection of the ledger and the SQL it runs: {@link #run} applies a list of operations in one transaction,
@@ -44,6 +49,17 @@ import java.util.Locale;
  * is rebased (every row's {@code cum} lowered by the sum before its first row, which changes no difference), and a
  * key whose retained rows alone would pass it refuses the settlement, where the in-memory ledger sums in 128 bits.
  *
+ * <h2>A transaction in a few round trips</h2>
+ * A transaction does not go to the database once per operation. Under the lock it reads, in one query each, the
+ * ids of the batch that are already recorded and, for every operation's keys and instant, the facts the figures and
+ * the placement of new rows need (the seeks above, as of the state before the batch). It then applies the operations
+ * in order in memory: each one's figures are the database's part plus the rows the batch added before it in the same
+ * windows, each new row's running sum is the database's part plus the batch's rows before it. The writes go out in
+ * the order they were made, consecutive inserts as JDBC batches; a shift of later rows (a late record) or a rebase
+ * first sends what is pending, so every statement meets the rows it would meet one operation at a time. The
+ * differential tests run the same streams one operation a transaction and hundreds a transaction, against the
+ * in-memory ledger.
+ *
  * <p>Not thread-safe: one thread (the ledger's committer) uses it.
  */
 final class LedgerConnection implements AutoCloseable {
@@ -52,20 +68,20 @@ final class LedgerConnection implements AutoCloseable {
     private static final long[] OUTFLOW_WINDOWS = {HOUR, 6 * HOUR, 24 * HOUR};
     /** Expired rows are deleted when the watermark has moved this far since the last time. */
     private static final long EXPIRY_STEP = Duration.ofMinutes(1).toNanos();
+    /** The most rows of one facts query, and of one id lookup. */
+    private static final int CHUNK = 512;
 
     private final Connection c;
     private final Dialect dialect;
     private final long lateness;
-    private final PreparedStatement[] figures = new PreparedStatement[4];
-    private final PreparedStatement[] placement = new PreparedStatement[4];
+    private final Map<Integer, PreparedStatement> factsQueries = new HashMap<>();
+    private final Map<Integer, PreparedStatement> attemptIdQueries = new HashMap<>();
+    private final Map<Integer, PreparedStatement> settlementIdQueries = new HashMap<>();
     private final PreparedStatement readMeta;
     private final PreparedStatement writeMeta;
-    private final PreparedStatement findAttempt;
     private final PreparedStatement insertAttemptId;
     private final PreparedStatement insertAttempt;
-    private final PreparedStatement firstAttemptAfter;
     private final PreparedStatement shiftAttempts;
-    private final PreparedStatement findSettlement;
     private final PreparedStatement insertSettlementId;
     private final PreparedStatement insertOutflow;
     private final PreparedStatement shiftOutflow;
@@ -87,15 +103,10 @@ final class LedgerConnection implements AutoCloseable {
         Schema.migrate(c, dialect); // leaves the connection in manual-commit mode
         readMeta = c.prepareStatement("SELECT name, value FROM velocity_meta");
         writeMeta = c.prepareStatement("UPDATE velocity_meta SET value = ? WHERE name = ?");
-        findAttempt = c.prepareStatement("SELECT workspace_id, wallet_id, network_code, at, figures, refusal "
-                + "FROM velocity_attempt_id WHERE id = ?");
         insertAttemptId = c.prepareStatement("INSERT INTO velocity_attempt_id (id, at, workspace_id, wallet_id, "
                 + "network_code, figures, refusal) VALUES (?, ?, ?, ?, ?, ?, ?)");
         insertAttempt = c.prepareStatement("INSERT INTO velocity_attempt (k, at, seq, ord) VALUES (?, ?, ?, ?)");
-        firstAttemptAfter = c.prepareStatement("SELECT ord FROM velocity_attempt WHERE k = ? AND at > ? "
-                + "ORDER BY at, seq LIMIT 1");
         shiftAttempts = c.prepareStatement("UPDATE velocity_attempt SET ord = ord + 1 WHERE k = ? AND at > ?");
-        findSettlement = c.prepareStatement("SELECT at FROM velocity_settlement_id WHERE id = ?");
         insertSettlementId = c.prepareStatement("INSERT INTO velocity_settlement_id (id, at) VALUES (?, ?)");
         insertOutflow = c.prepareStatement("INSERT INTO velocity_outflow (k, at, seq, micros, cum) VALUES (?, ?, ?, ?, ?)");
         shiftOutflow = c.prepareStatement("UPDATE velocity_outflow SET cum = cum + ? WHERE k = ? AND at > ?");
@@ -106,10 +117,6 @@ final class LedgerConnection implements AutoCloseable {
             c.prepareStatement("DELETE FROM velocity_attempt_id WHERE at <= ?"),
             c.prepareStatement("DELETE FROM velocity_settlement_id WHERE at <= ?"),
         };
-        for (int keys = 2; keys <= 3; keys++) {
-            figures[keys] = c.prepareStatement(figuresSql(keys));
-            placement[keys] = c.prepareStatement(placementSql(keys));
-        }
     }
 
     Dialect dialect() {
@@ -147,6 +154,45 @@ final class LedgerConnection implements AutoCloseable {
         return n;
     }
 
+    /** Rolls back what the current transaction did, ignoring a failure to (the connection is closed next). */
+    void rollbackQuietly() {
+        try {
+            c.rollback();
+        } catch (SQLException ignored) {
+            // the connection is discarded
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            c.close();
+        } catch (SQLException ignored) {
+            // nothing to do about a connection that cannot even close
+        }
+    }
+
+    // ---- one transaction ---------------------------------------------------------------------------------------
+
+    /** What the database held for one key before the batch, as seen from one instant {@code t}. */
+    private record Facts(Long outflowUpper, Long outflowAfter, Long[] outflowLower, Long outflowLastCum,
+            Long outflowLastAt, Long outflowFirstBase, Long attemptUpper, Long attemptAfter, Long attemptLower,
+            Long attemptLastAt) {}
+
+    /** A row the batch added to a key: its instant and value (micro-dollars; 0 for attempts). */
+    private record Row(long at, long micros) {}
+
+    /** What the batch did to one key so far. */
+    private static final class KeyState {
+        final List<Row> outflow = new ArrayList<>();
+        final List<Row> attempts = new ArrayList<>();
+        /** What rebases lowered the key's running sums by (zero or negative). */
+        long offset;
+    }
+
+    /** A write, in the order the operations made it. */
+    private record Write(PreparedStatement statement, Object[] params) {}
+
     /**
      * Applies the operations in order in one transaction and commits it. On an exception the transaction is rolled
      * back (nothing of it is recorded) and this connection must be closed.
@@ -157,16 +203,19 @@ final class LedgerConnection implements AutoCloseable {
         long startWatermark = watermark;
         long startSeq = nextSeq;
         long startDropped = dropped;
+        Batch batch = new Batch(ops);
         List<Outcome> out = new ArrayList<>(ops.size());
-        for (Operation op : ops) {
+        for (int i = 0; i < ops.size(); i++) {
+            Operation op = ops.get(i);
             if (op instanceof Query q) {
-                out.add(query(q.workspaceId(), q.walletId(), q.networkCode(), q.at()));
+                out.add(batch.query(i, q.at()));
             } else if (op instanceof RecordAttempt a) {
-                out.add(attempt(a));
+                out.add(batch.attempt(i, a));
             } else {
-                out.add(settle(((RecordSettlement) op).settlement()));
+                out.add(batch.settle(i, ((RecordSettlement) op).settlement()));
             }
         }
+        batch.flush();
         if (watermark != startWatermark) {
             meta("watermark", watermark);
         }
@@ -184,22 +233,495 @@ final class LedgerConnection implements AutoCloseable {
         return out;
     }
 
-    /** Rolls back what the current transaction did, ignoring a failure to (the connection is closed next). */
-    void rollbackQuietly() {
-        try {
-            c.rollback();
-        } catch (SQLException ignored) {
-            // the connection is discarded
+    /** The work of one transaction: what was read before it, what it added, what it will write. */
+    private final class Batch {
+        private final List<Operation> ops;
+        /** Per operation: its keys (null when it has none to read) and its instant. */
+        private final String[][] keys;
+        private final long[] instants;
+        /** Per operation and key: the database's facts. */
+        private final Facts[][] facts;
+        private final Map<String, KeyState> state = new HashMap<>();
+        /** Attempt ids recorded before the batch: id → the row's columns. */
+        private final Map<String, Object[]> storedAttempts;
+        private final Set<String> storedSettlements;
+        /** Ids the batch recorded: attempt id → the row's columns; settlement ids. */
+        private final Map<String, Object[]> newAttempts = new HashMap<>();
+        private final Set<String> newSettlements = new java.util.HashSet<>();
+        private final List<Write> writes = new ArrayList<>();
+
+        Batch(List<Operation> ops) throws SQLException {
+            this.ops = ops;
+            int n = ops.size();
+            keys = new String[n][];
+            instants = new long[n];
+            facts = new Facts[n][];
+            List<String> attemptIds = new ArrayList<>();
+            List<String> settlementIds = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                Operation op = ops.get(i);
+                Instant at;
+                if (op instanceof Query q) {
+                    keys[i] = keys(q.workspaceId(), q.walletId(), q.networkCode());
+                    at = q.at();
+                } else if (op instanceof RecordAttempt a) {
+                    keys[i] = keys(a.workspaceId(), a.walletId(), a.networkCode());
+                    at = a.at();
+                    if (a.actionId() != null) {
+                        attemptIds.add(a.actionId());
+                    }
+                } else {
+                    Settlement s = ((RecordSettlement) op).settlement();
+                    keys[i] = keys(s.workspaceId(), s.walletId(), s.networkCode());
+                    at = s.at();
+                    if (s.id() != null) {
+                        settlementIds.add(s.id());
+                    }
+                }
+                try {
+                    instants[i] = VelocityLedger.epochNanos(at);
+                } catch (IllegalArgumentException e) {
+                    keys[i] = null; // out of range: nothing to read, the operation is refused
+                }
+            }
+            storedAttempts = storedAttempts(attemptIds);
+            storedSettlements = storedSettlements(settlementIds);
+            readFacts();
+        }
+
+        // ---- operations
+
+        Figures query(int i, Instant at) {
+            if (keys[i] == null) {
+                return Figures.refused(rangeMessage(at));
+            }
+            long t = instants[i];
+            if (watermark != Long.MIN_VALUE && t < watermark - lateness) {
+                return Figures.refused("velocity as of `" + at + "` is unavailable: the ledger has already seen `"
+                        + Instant.EPOCH.plusNanos(watermark) + "`, more than " + Duration.ofNanos(lateness)
+                        .toString().substring(2).toLowerCase(Locale.ROOT) + " later");
+            }
+            advance(t);
+            return Figures.of(figures(i));
+        }
+
+        Attempted attempt(int i, RecordAttempt a) throws SQLException {
+            if (a.actionId() != null) {
+                Object[] row = newAttempts.containsKey(a.actionId()) ? newAttempts.get(a.actionId())
+                        : storedAttempts.get(a.actionId());
+                if (row != null) {
+                    return retry(a, row);
+                }
+            }
+            if (keys[i] == null) {
+                // as the in-memory ledger: neither a figure nor an attempt for an instant out of range
+                return new Attempted(false, Figures.refused(rangeMessage(a.at())), null, false);
+            }
+            long t = instants[i];
+            Figures before = query(i, a.at()); // the figures before the attempt: an action never counts itself
+            advance(t);
+            boolean recorded = t > watermark - lateness - HOUR;
+            if (recorded) {
+                long seq = nextSeq++;
+                for (int k = 0; k < keys[i].length; k++) {
+                    String key = keys[i][k];
+                    KeyState ks = state(key);
+                    Facts f = facts[i][k];
+                    long base = f.attemptUpper() != null ? f.attemptUpper()
+                            : f.attemptAfter() != null ? f.attemptAfter() : 0;
+                    long ord = base + countAtOrBefore(ks.attempts, t) + 1;
+                    if (after(f.attemptLastAt(), ks.attempts, t)) {
+                        update(shiftAttempts, key, t);
+                    }
+                    write(insertAttempt, key, t, seq, ord);
+                    ks.attempts.add(new Row(t, 0));
+                }
+            } else {
+                dropped++;
+            }
+            if (a.actionId() != null) {
+                Object[] row = {Uuids.lowerCase(a.workspaceId()), Uuids.lowerCase(a.walletId()), a.networkCode(), t,
+                    before.refused() ? null : FiguresText.write(before.velocity()), before.refusal()};
+                newAttempts.put(a.actionId(), row);
+                write(insertAttemptId, a.actionId(), t, row[0], row[1], row[2], row[4], row[5]);
+            }
+            return new Attempted(false, before, null, recorded);
+        }
+
+        Settled settle(int i, Settlement s) throws SQLException {
+            if (s.id() != null && (storedSettlements.contains(s.id()) || newSettlements.contains(s.id()))) {
+                return new Settled(Settled.Status.DUPLICATE, null);
+            }
+            long t = instants[i]; // the instant and the value were checked before the transaction
+            long micros = VelocityLedger.microDollars(s.valueUsd());
+            advance(t);
+            Settled.Status status = Settled.Status.RECORDED;
+            if (s.status().realized()) {
+                if (t <= watermark - lateness - 24 * HOUR) {
+                    dropped++;
+                    status = Settled.Status.TOO_OLD;
+                } else {
+                    String refusal = insertOutflow(i, t, micros);
+                    if (refusal != null) {
+                        return new Settled(Settled.Status.REFUSED, refusal);
+                    }
+                }
+            }
+            if (s.id() != null) {
+                newSettlements.add(s.id());
+                write(insertSettlementId, s.id(), t);
+            }
+            return new Settled(status, null);
+        }
+
+        /** Adds one realized entry to each key; or adds nothing and says why when a running sum would overflow. */
+        private String insertOutflow(int i, long t, long micros) throws SQLException {
+            String[] ks = keys[i];
+            long[] maxAfter = new long[ks.length];
+            long[] rebase = new long[ks.length];
+            for (int k = 0; k < ks.length; k++) {
+                Facts f = facts[i][k];
+                KeyState st = state(ks[k]);
+                long max = (f.outflowLastCum() == null ? 0 : f.outflowLastCum()) + st.offset + sum(st.outflow);
+                rebase[k] = f.outflowFirstBase() == null ? 0 : f.outflowFirstBase() + st.offset;
+                if (micros > LIMIT - max) {
+                    if (micros > LIMIT - (max - rebase[k])) {
+                        return "the realized outflow retained for `" + ks[k].substring(2) + "` would pass 2^62 "
+                                + "micro-dollars, the most the ledger sums";
+                    }
+                } else {
+                    rebase[k] = 0;
+                }
+                maxAfter[k] = max;
+            }
+            long seq = nextSeq++;
+            for (int k = 0; k < ks.length; k++) {
+                String key = ks[k];
+                KeyState st = state(key);
+                Facts f = facts[i][k];
+                if (rebase[k] > 0) {
+                    flush();
+                    rebaseOutflow.setLong(1, rebase[k]);
+                    rebaseOutflow.setString(2, key);
+                    rebaseOutflow.executeUpdate();
+                    st.offset -= rebase[k];
+                }
+                long base = (f.outflowUpper() != null ? f.outflowUpper()
+                        : f.outflowAfter() != null ? f.outflowAfter() : 0) + st.offset;
+                long cum = base + sumAtOrBefore(st.outflow, t) + micros;
+                if (after(f.outflowLastAt(), st.outflow, t)) {
+                    flush();
+                    shiftOutflow.setLong(1, micros);
+                    shiftOutflow.setString(2, key);
+                    shiftOutflow.setLong(3, t);
+                    shiftOutflow.executeUpdate();
+                }
+                write(insertOutflow, key, t, seq, micros, cum);
+                st.outflow.add(new Row(t, micros));
+            }
+            return null;
+        }
+
+        /** The figures of operation {@code i}'s keys as of its instant: the database's, plus the batch's rows. */
+        private Velocity figures(int i) {
+            long t = instants[i];
+            Velocity.Figures[] out = new Velocity.Figures[3];
+            for (int k = 0; k < keys[i].length; k++) {
+                Facts f = facts[i][k];
+                KeyState st = state.get(keys[i][k]);
+                BigDecimal[] sums = new BigDecimal[3];
+                for (int w = 0; w < 3; w++) {
+                    Long lower = f.outflowLower()[w];
+                    long sum = f.outflowUpper() == null || lower == null ? 0 : f.outflowUpper() - lower;
+                    if (st != null) {
+                        for (Row r : st.outflow) {
+                            if (r.at() > t - OUTFLOW_WINDOWS[w] && r.at() <= t) {
+                                sum += r.micros();
+                            }
+                        }
+                    }
+                    sums[w] = BigDecimal.valueOf(sum, 6);
+                }
+                long count = f.attemptUpper() == null || f.attemptLower() == null ? 0
+                        : f.attemptUpper() - f.attemptLower();
+                if (st != null) {
+                    for (Row r : st.attempts) {
+                        if (r.at() > t - HOUR && r.at() <= t) {
+                            count++;
+                        }
+                    }
+                }
+                out[k] = new Velocity.Figures(sums[0], sums[1], sums[2], count);
+            }
+            if (keys[i].length == 2) {
+                out[2] = new Velocity.Figures(BigDecimal.valueOf(0, 6), BigDecimal.valueOf(0, 6),
+                        BigDecimal.valueOf(0, 6), 0);
+            }
+            return new Velocity(out[0], out[1], out[2]);
+        }
+
+        private KeyState state(String key) {
+            return state.computeIfAbsent(key, x -> new KeyState());
+        }
+
+        // ---- writes
+
+        private void write(PreparedStatement p, Object... params) {
+            writes.add(new Write(p, params));
+        }
+
+        /** A shift of a key's later attempts: sends what is pending first, so the shift meets every earlier row. */
+        private void update(PreparedStatement p, String key, long t) throws SQLException {
+            flush();
+            p.setString(1, key);
+            p.setLong(2, t);
+            p.executeUpdate();
+        }
+
+        /**
+         * Sends the pending inserts, one JDBC batch per table. Inserts carry all their values, so their order does not
+         * matter; what matters is that each is sent before the next shift or rebase, which calls this first.
+         */
+        void flush() throws SQLException {
+            Map<PreparedStatement, Boolean> batched = new java.util.LinkedHashMap<>();
+            for (Write w : writes) {
+                PreparedStatement p = w.statement();
+                Object[] params = w.params();
+                for (int k = 0; k < params.length; k++) {
+                    Object v = params[k];
+                    if (v == null) {
+                        p.setNull(k + 1, Types.VARCHAR);
+                    } else if (v instanceof Long l) {
+                        p.setLong(k + 1, l);
+                    } else {
+                        p.setString(k + 1, (String) v);
+                    }
+                }
+                p.addBatch();
+                batched.put(p, Boolean.TRUE);
+            }
+            for (PreparedStatement p : batched.keySet()) {
+                p.executeBatch();
+            }
+            writes.clear();
+        }
+
+        // ---- reads before the batch
+
+        private Map<String, Object[]> storedAttempts(List<String> ids) throws SQLException {
+            Map<String, Object[]> out = new HashMap<>();
+            List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
+            for (int from = 0; from < distinct.size(); from += CHUNK) {
+                List<String> chunk = distinct.subList(from, Math.min(distinct.size(), from + CHUNK));
+                PreparedStatement p = idQuery(attemptIdQueries, chunk.size(), "SELECT id, workspace_id, wallet_id, "
+                        + "network_code, at, figures, refusal FROM velocity_attempt_id WHERE id IN ");
+                bindIds(p, chunk);
+                try (ResultSet r = p.executeQuery()) {
+                    while (r.next()) {
+                        out.put(r.getString(1), new Object[] {r.getString(2), r.getString(3), r.getString(4),
+                            r.getLong(5), r.getString(6), r.getString(7)});
+                    }
+                }
+            }
+            return out;
+        }
+
+        private Set<String> storedSettlements(List<String> ids) throws SQLException {
+            Set<String> out = new java.util.HashSet<>();
+            List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
+            for (int from = 0; from < distinct.size(); from += CHUNK) {
+                List<String> chunk = distinct.subList(from, Math.min(distinct.size(), from + CHUNK));
+                PreparedStatement p = idQuery(settlementIdQueries, chunk.size(),
+                        "SELECT id FROM velocity_settlement_id WHERE id IN ");
+                bindIds(p, chunk);
+                try (ResultSet r = p.executeQuery()) {
+                    while (r.next()) {
+                        out.add(r.getString(1));
+                    }
+                }
+            }
+            return out;
+        }
+
+        /** The facts of every (operation, key), in queries of up to {@link #CHUNK} rows. */
+        private void readFacts() throws SQLException {
+            List<int[]> rows = new ArrayList<>();
+            for (int i = 0; i < keys.length; i++) {
+                if (keys[i] != null) {
+                    facts[i] = new Facts[keys[i].length];
+                    for (int k = 0; k < keys[i].length; k++) {
+                        rows.add(new int[] {i, k});
+                    }
+                }
+            }
+            for (int from = 0; from < rows.size(); from += CHUNK) {
+                List<int[]> chunk = rows.subList(from, Math.min(rows.size(), from + CHUNK));
+                int size = bucket(chunk.size());
+                PreparedStatement p = factsQueries.get(size);
+                if (p == null) {
+                    p = c.prepareStatement(factsSql(size));
+                    factsQueries.put(size, p);
+                }
+                int param = 1;
+                for (int r = 0; r < size; r++) {
+                    int[] row = r < chunk.size() ? chunk.get(r) : null;
+                    p.setInt(param++, r);
+                    p.setString(param++, row == null ? "" : keys[row[0]][row[1]]);
+                    p.setLong(param++, row == null ? 0 : instants[row[0]]);
+                }
+                try (ResultSet rs = p.executeQuery()) {
+                    while (rs.next()) {
+                        int r = rs.getInt(1);
+                        if (r >= chunk.size()) {
+                            continue;
+                        }
+                        int[] row = chunk.get(r);
+                        facts[row[0]][row[1]] = new Facts(longOrNull(rs, 2), longOrNull(rs, 3),
+                                new Long[] {longOrNull(rs, 4), longOrNull(rs, 5), longOrNull(rs, 6)},
+                                longOrNull(rs, 7), longOrNull(rs, 8), longOrNull(rs, 9), longOrNull(rs, 10),
+                                longOrNull(rs, 11), longOrNull(rs, 12), longOrNull(rs, 13));
+                    }
+                }
+            }
+        }
+
+        private PreparedStatement idQuery(Map<Integer, PreparedStatement> cache, int n, String prefix)
+                throws SQLException {
+            int size = bucket(n);
+            PreparedStatement p = cache.get(size);
+            if (p == null) {
+                p = c.prepareStatement(prefix + "(" + "?, ".repeat(size - 1) + "?)");
+                cache.put(size, p);
+            }
+            return p;
+        }
+
+        private void bindIds(PreparedStatement p, List<String> ids) throws SQLException {
+            int size = bucket(ids.size());
+            for (int k = 0; k < size; k++) {
+                p.setString(k + 1, ids.get(Math.min(k, ids.size() - 1))); // padded with the last id
+            }
         }
     }
 
-    @Override
-    public void close() {
+    /** A retried attempt: the first one's figures, or a conflict when the id was used for another withdrawal. */
+    private static Attempted retry(RecordAttempt a, Object[] row) {
+        String workspace = (String) row[0];
+        String wallet = (String) row[1];
+        String network = (String) row[2];
+        long at = (Long) row[3];
+        String text = (String) row[4];
+        String refusal = (String) row[5];
+        long t;
         try {
-            c.close();
-        } catch (SQLException ignored) {
-            // nothing to do about a connection that cannot even close
+            t = VelocityLedger.epochNanos(a.at());
+        } catch (IllegalArgumentException e) {
+            t = Long.MIN_VALUE;
         }
+        boolean same = workspace.equals(Uuids.lowerCase(a.workspaceId()))
+                && wallet.equals(Uuids.lowerCase(a.walletId())) && Objects.equals(network, a.networkCode())
+                && at == t;
+        if (!same) {
+            return new Attempted(true, null, "action id `" + a.actionId() + "` was already recorded for wallet `"
+                    + wallet + "` on `" + network + "` at `" + Instant.EPOCH.plusNanos(at) + "`; an id names one "
+                    + "withdrawal", false);
+        }
+        return new Attempted(true, refusal != null ? Figures.refused(refusal) : Figures.of(FiguresText.read(text)),
+                null, false);
+    }
+
+    /** The facts query of {@code rows} rows {@code (i, k, t)}: per row, the seeks of {@link Facts}. */
+    private static String factsSql(int rows) {
+        StringBuilder b = new StringBuilder("WITH q (i, k, t) AS (VALUES ");
+        for (int r = 0; r < rows; r++) {
+            b.append(r == 0 ? "(?, ?, ?)" : ", (?, ?, ?)");
+        }
+        b.append(") SELECT q.i, ");
+        b.append(last("velocity_outflow", "cum", "AND at <= q.t")).append(", ");
+        b.append(first("velocity_outflow", "cum - micros", "AND at > q.t")).append(", ");
+        for (long w : OUTFLOW_WINDOWS) {
+            b.append(first("velocity_outflow", "cum - micros", "AND at > q.t - " + w)).append(", ");
+        }
+        b.append(last("velocity_outflow", "cum", "")).append(", ");
+        b.append(last("velocity_outflow", "at", "")).append(", ");
+        b.append(first("velocity_outflow", "cum - micros", "")).append(", ");
+        b.append(last("velocity_attempt", "ord", "AND at <= q.t")).append(", ");
+        b.append(first("velocity_attempt", "ord - 1", "AND at > q.t")).append(", ");
+        b.append(first("velocity_attempt", "ord - 1", "AND at > q.t - " + HOUR)).append(", ");
+        b.append(last("velocity_attempt", "at", ""));
+        return b.append(" FROM q").toString();
+    }
+
+    /** A column of a key's last row (in {@code (at, seq)} order) meeting a condition. */
+    private static String last(String table, String column, String condition) {
+        return "(SELECT " + column + " FROM " + table + " x WHERE x.k = q.k " + condition
+                + " ORDER BY x.at DESC, x.seq DESC LIMIT 1)";
+    }
+
+    /** A column of a key's first row meeting a condition. */
+    private static String first(String table, String column, String condition) {
+        return "(SELECT " + column + " FROM " + table + " x WHERE x.k = q.k " + condition
+                + " ORDER BY x.at, x.seq LIMIT 1)";
+    }
+
+    /** The prepared size for {@code n} rows: the next power of two, so a few statements serve every size. */
+    private static int bucket(int n) {
+        return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+    }
+
+    private static long countAtOrBefore(List<Row> rows, long t) {
+        long n = 0;
+        for (Row r : rows) {
+            if (r.at() <= t) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static long sumAtOrBefore(List<Row> rows, long t) {
+        long n = 0;
+        for (Row r : rows) {
+            if (r.at() <= t) {
+                n += r.micros();
+            }
+        }
+        return n;
+    }
+
+    private static long sum(List<Row> rows) {
+        long n = 0;
+        for (Row r : rows) {
+            n += r.micros();
+        }
+        return n;
+    }
+
+    /** Whether the key has a row after {@code t}: in the database before the batch, or added by it. */
+    private static boolean after(Long lastAt, List<Row> rows, long t) {
+        if (lastAt != null && lastAt > t) {
+            return true;
+        }
+        for (Row r : rows) {
+            if (r.at() > t) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rangeMessage(Instant at) {
+        try {
+            VelocityLedger.epochNanos(at);
+            return "instant `" + at + "` is out of range";
+        } catch (IllegalArgumentException e) {
+            return e.getMessage();
+        }
+    }
+
+    private static Long longOrNull(ResultSet r, int col) throws SQLException {
+        long v = r.getLong(col);
+        return r.wasNull() ? null : v;
     }
 
     private void readState() throws SQLException {
@@ -229,330 +751,6 @@ final class LedgerConnection implements AutoCloseable {
             expire[i].setLong(1, bounds[i]);
             expire[i].executeUpdate();
         }
-    }
-
-    // ---- queries -------------------------------------------------------------------------------------------------
-
-    /** The figures as of {@code at}, or the refusal {@link VelocityLedger#velocity} would throw. */
-    private Figures query(String workspaceId, String walletId, String networkCode, Instant at) throws SQLException {
-        long t;
-        try {
-            t = VelocityLedger.epochNanos(at);
-        } catch (IllegalArgumentException e) {
-            return Figures.refused(e.getMessage());
-        }
-        if (watermark != Long.MIN_VALUE && t < watermark - lateness) {
-            return Figures.refused("velocity as of `" + at + "` is unavailable: the ledger has already seen `"
-                    + Instant.EPOCH.plusNanos(watermark) + "`, more than " + Duration.ofNanos(lateness)
-                    .toString().substring(2).toLowerCase(Locale.ROOT) + " later");
-        }
-        advance(t);
-        return Figures.of(figures(keys(workspaceId, walletId, networkCode), t).velocity);
-    }
-
-    /** What one figures query read: the velocity, and per key the attempt placement facts. */
-    private record Read(Velocity velocity, Long[] attemptUpper, Long[] attemptLast) {}
-
-    private Read figures(String[] keys, long t) throws SQLException {
-        PreparedStatement p = figures[keys.length];
-        int i = 1;
-        for (String k : keys) {
-            i = bind(p, i, k, t);
-            for (long w : OUTFLOW_WINDOWS) {
-                i = bind(p, i, k, t - w);
-            }
-            i = bind(p, i, k, t);
-            i = bind(p, i, k, t - HOUR);
-            p.setString(i++, k);
-        }
-        Velocity.Figures[] f = new Velocity.Figures[3];
-        Long[] upper = new Long[keys.length];
-        Long[] last = new Long[keys.length];
-        try (ResultSet r = p.executeQuery()) {
-            r.next();
-            int col = 1;
-            for (int k = 0; k < keys.length; k++) {
-                Long u = nullableLong(r, col++);
-                BigDecimal[] sums = new BigDecimal[3];
-                for (int w = 0; w < 3; w++) {
-                    Long l = nullableLong(r, col++);
-                    sums[w] = BigDecimal.valueOf(u == null || l == null ? 0 : u - l, 6);
-                }
-                Long au = nullableLong(r, col++);
-                Long al = nullableLong(r, col++);
-                upper[k] = au;
-                last[k] = nullableLong(r, col++);
-                f[k] = new Velocity.Figures(sums[0], sums[1], sums[2], au == null || al == null ? 0 : au - al);
-            }
-        }
-        Velocity.Figures zero = new Velocity.Figures(BigDecimal.valueOf(0, 6), BigDecimal.valueOf(0, 6),
-                BigDecimal.valueOf(0, 6), 0);
-        return new Read(new Velocity(f[0], f[1], keys.length == 3 ? f[2] : zero), upper, last);
-    }
-
-    /** The figures query of 2 or 3 keys: per key 4 outflow seeks, 2 attempt seeks, the key's last attempt. */
-    private static String figuresSql(int keys) {
-        StringBuilder b = new StringBuilder("SELECT ");
-        for (int k = 0; k < keys; k++) {
-            if (k > 0) {
-                b.append(", ");
-            }
-            b.append(upper("velocity_outflow", "cum")).append(", ");
-            for (int w = 0; w < 3; w++) {
-                b.append(lower("velocity_outflow", "cum - micros")).append(", ");
-            }
-            b.append(upper("velocity_attempt", "ord")).append(", ");
-            b.append(lower("velocity_attempt", "ord - 1")).append(", ");
-            b.append("(SELECT at FROM velocity_attempt WHERE k = ? ORDER BY at DESC, seq DESC LIMIT 1)");
-        }
-        return b.toString();
-    }
-
-    /** The settlement placement query of 2 or 3 keys: per key the facts {@link #settle} needs. */
-    private static String placementSql(int keys) {
-        StringBuilder b = new StringBuilder("SELECT ");
-        for (int k = 0; k < keys; k++) {
-            if (k > 0) {
-                b.append(", ");
-            }
-            b.append(upper("velocity_outflow", "cum")).append(", ");
-            b.append(lower("velocity_outflow", "cum - micros")).append(", ");
-            b.append("(SELECT cum FROM velocity_outflow WHERE k = ? ORDER BY at DESC, seq DESC LIMIT 1), ");
-            b.append("(SELECT at FROM velocity_outflow WHERE k = ? ORDER BY at DESC, seq DESC LIMIT 1), ");
-            b.append("(SELECT cum - micros FROM velocity_outflow WHERE k = ? ORDER BY at, seq LIMIT 1)");
-        }
-        return b.toString();
-    }
-
-    /** The column of a key's last row at or before an instant. */
-    private static String upper(String table, String column) {
-        return "(SELECT " + column + " FROM " + table + " WHERE k = ? AND at <= ? ORDER BY at DESC, seq DESC LIMIT 1)";
-    }
-
-    /** The column of a key's first row after an instant. */
-    private static String lower(String table, String column) {
-        return "(SELECT " + column + " FROM " + table + " WHERE k = ? AND at > ? ORDER BY at, seq LIMIT 1)";
-    }
-
-    private static int bind(PreparedStatement p, int i, String k, long t) throws SQLException {
-        p.setString(i, k);
-        p.setLong(i + 1, t);
-        return i + 2;
-    }
-
-    private static Long nullableLong(ResultSet r, int col) throws SQLException {
-        long v = r.getLong(col);
-        return r.wasNull() ? null : v;
-    }
-
-    // ---- attempts ------------------------------------------------------------------------------------------------
-
-    private Attempted attempt(RecordAttempt a) throws SQLException {
-        if (a.actionId() != null) {
-            findAttempt.setString(1, a.actionId());
-            try (ResultSet r = findAttempt.executeQuery()) {
-                if (r.next()) {
-                    return retry(a, r);
-                }
-            }
-        }
-        long t;
-        try {
-            t = VelocityLedger.epochNanos(a.at());
-        } catch (IllegalArgumentException e) {
-            // as the in-memory ledger: neither a figure nor an attempt for an instant out of range
-            return new Attempted(false, Figures.refused(e.getMessage()), null, false);
-        }
-        String[] keys = keys(a.workspaceId(), a.walletId(), a.networkCode());
-        // the figures before the attempt (an action never counts itself), then the attempt
-        Figures before;
-        Read read = null;
-        if (watermark != Long.MIN_VALUE && t < watermark - lateness) {
-            before = query(a.workspaceId(), a.walletId(), a.networkCode(), a.at()); // the refusal, as the ledger words it
-        } else {
-            advance(t);
-            read = figures(keys, t);
-            before = Figures.of(read.velocity);
-        }
-        advance(t);
-        boolean recorded = t > watermark - lateness - HOUR;
-        if (recorded) {
-            long seq = nextSeq++;
-            for (int k = 0; k < keys.length; k++) {
-                Long upper = read == null ? null : read.attemptUpper[k];
-                Long last = read == null ? null : read.attemptLast[k];
-                if (read == null) {
-                    // a late attempt whose figures were refused: its placement facts were not read
-                    Read late = figures(keys, t);
-                    upper = late.attemptUpper[k];
-                    last = late.attemptLast[k];
-                }
-                long ord;
-                if (last == null || last <= t) {
-                    ord = (upper == null ? 0 : upper) + 1;
-                } else {
-                    ord = upper != null ? upper + 1 : firstAttemptOrdAfter(keys[k], t);
-                    shiftAttempts.setString(1, keys[k]);
-                    shiftAttempts.setLong(2, t);
-                    shiftAttempts.executeUpdate();
-                }
-                insertAttempt.setString(1, keys[k]);
-                insertAttempt.setLong(2, t);
-                insertAttempt.setLong(3, seq);
-                insertAttempt.setLong(4, ord);
-                insertAttempt.executeUpdate();
-            }
-        } else {
-            dropped++;
-        }
-        if (a.actionId() != null) {
-            insertAttemptId.setString(1, a.actionId());
-            insertAttemptId.setLong(2, t);
-            insertAttemptId.setString(3, Uuids.lowerCase(a.workspaceId()));
-            insertAttemptId.setString(4, Uuids.lowerCase(a.walletId()));
-            if (a.networkCode() == null) {
-                insertAttemptId.setNull(5, Types.VARCHAR);
-            } else {
-                insertAttemptId.setString(5, a.networkCode());
-            }
-            if (before.refused()) {
-                insertAttemptId.setNull(6, Types.VARCHAR);
-                insertAttemptId.setString(7, before.refusal());
-            } else {
-                insertAttemptId.setString(6, FiguresText.write(before.velocity()));
-                insertAttemptId.setNull(7, Types.VARCHAR);
-            }
-            insertAttemptId.executeUpdate();
-        }
-        return new Attempted(false, before, null, recorded);
-    }
-
-    private long firstAttemptOrdAfter(String key, long t) throws SQLException {
-        firstAttemptAfter.setString(1, key);
-        firstAttemptAfter.setLong(2, t);
-        try (ResultSet r = firstAttemptAfter.executeQuery()) {
-            r.next();
-            return r.getLong(1);
-        }
-    }
-
-    /** A retried attempt: the first one's figures, or a conflict when the id was used for another withdrawal. */
-    private static Attempted retry(RecordAttempt a, ResultSet r) throws SQLException {
-        String workspace = r.getString(1);
-        String wallet = r.getString(2);
-        String network = r.getString(3);
-        long at = r.getLong(4);
-        String text = r.getString(5);
-        String refusal = r.getString(6);
-        boolean same = workspace.equals(Uuids.lowerCase(a.workspaceId()))
-                && wallet.equals(Uuids.lowerCase(a.walletId()))
-                && java.util.Objects.equals(network, a.networkCode())
-                && at == VelocityLedger.epochNanos(a.at());
-        if (!same) {
-            return new Attempted(true, null, "action id `" + a.actionId() + "` was already recorded for wallet `"
-                    + wallet + "` on `" + network + "` at `" + Instant.EPOCH.plusNanos(at) + "`; an id names one "
-                    + "withdrawal", false);
-        }
-        return new Attempted(true, refusal != null ? Figures.refused(refusal) : Figures.of(FiguresText.read(text)),
-                null, false);
-    }
-
-    // ---- settlements ---------------------------------------------------------------------------------------------
-
-    private Settled settle(Settlement s) throws SQLException {
-        if (s.id() != null) {
-            findSettlement.setString(1, s.id());
-            try (ResultSet r = findSettlement.executeQuery()) {
-                if (r.next()) {
-                    return new Settled(Settled.Status.DUPLICATE, null);
-                }
-            }
-        }
-        long t = VelocityLedger.epochNanos(s.at()); // checked before the transaction
-        long micros = VelocityLedger.microDollars(s.valueUsd());
-        advance(t);
-        Settled.Status status = Settled.Status.RECORDED;
-        if (s.status().realized()) {
-            if (t <= watermark - lateness - 24 * HOUR) {
-                dropped++;
-                status = Settled.Status.TOO_OLD;
-            } else {
-                String refusal = insertOutflow(keys(s.workspaceId(), s.walletId(), s.networkCode()), t, micros);
-                if (refusal != null) {
-                    return new Settled(Settled.Status.REFUSED, refusal);
-                }
-            }
-        }
-        if (s.id() != null) {
-            insertSettlementId.setString(1, s.id());
-            insertSettlementId.setLong(2, t);
-            insertSettlementId.executeUpdate();
-        }
-        return new Settled(status, null);
-    }
-
-    /** Inserts one realized entry in each key; or writes nothing and says why when a running sum would overflow. */
-    private String insertOutflow(String[] keys, long t, long micros) throws SQLException {
-        PreparedStatement p = placement[keys.length];
-        int i = 1;
-        for (String k : keys) {
-            i = bind(p, i, k, t);
-            i = bind(p, i, k, t);
-            p.setString(i++, k);
-            p.setString(i++, k);
-            p.setString(i++, k);
-        }
-        long[] prev = new long[keys.length];
-        boolean[] late = new boolean[keys.length];
-        long[] base = new long[keys.length];
-        long[] last = new long[keys.length];
-        try (ResultSet r = p.executeQuery()) {
-            r.next();
-            int col = 1;
-            for (int k = 0; k < keys.length; k++) {
-                Long upper = nullableLong(r, col++);
-                Long after = nullableLong(r, col++);
-                Long lastCum = nullableLong(r, col++);
-                Long lastAt = nullableLong(r, col++);
-                Long first = nullableLong(r, col++);
-                prev[k] = upper != null ? upper : after != null ? after : 0;
-                late[k] = lastAt != null && lastAt > t;
-                last[k] = lastCum == null ? 0 : lastCum;
-                base[k] = first == null ? 0 : first;
-            }
-        }
-        for (int k = 0; k < keys.length; k++) {
-            if (micros > LIMIT - last[k]) {
-                if (micros > LIMIT - (last[k] - base[k])) {
-                    return "the realized outflow retained for `" + keys[k].substring(2) + "` would pass 2^62 "
-                            + "micro-dollars, the most the ledger sums";
-                }
-            }
-        }
-        for (int k = 0; k < keys.length; k++) {
-            if (micros > LIMIT - last[k] && base[k] > 0) {
-                rebaseOutflow.setLong(1, base[k]);
-                rebaseOutflow.setString(2, keys[k]);
-                rebaseOutflow.executeUpdate();
-                prev[k] -= base[k];
-            }
-            if (late[k]) {
-                shiftOutflow.setLong(1, micros);
-                shiftOutflow.setString(2, keys[k]);
-                shiftOutflow.setLong(3, t);
-                shiftOutflow.executeUpdate();
-            }
-        }
-        long seq = nextSeq++;
-        for (int k = 0; k < keys.length; k++) {
-            insertOutflow.setString(1, keys[k]);
-            insertOutflow.setLong(2, t);
-            insertOutflow.setLong(3, seq);
-            insertOutflow.setLong(4, micros);
-            insertOutflow.setLong(5, prev[k] + micros);
-            insertOutflow.executeUpdate();
-        }
-        return null;
     }
 
     private void advance(long t) {
