@@ -465,8 +465,12 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
             return u.done.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             u.done.cancel(false);
-            throw new VelocityException("the velocity ledger did not answer within " + timeout.toMillis() + " ms"
-                    + (available ? "" : ": " + lastError));
+            String message = "the velocity ledger did not answer within " + timeout.toMillis() + " ms"
+                    + (available ? "" : ": " + lastError);
+            // a database that hangs is unavailable from now until the committer's next success
+            available = false;
+            lastError = message;
+            throw new VelocityException(message);
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof VelocityException v) {
