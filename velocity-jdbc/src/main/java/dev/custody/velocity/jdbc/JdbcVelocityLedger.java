@@ -549,6 +549,10 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
             failed(e);
             fail(batch, e instanceof VelocityException v ? v
                     : new VelocityException("the velocity ledger is unavailable: " + lastError, e));
+        } catch (Error e) {
+            // a defect or an exhausted JVM: the callers are answered (and deny), the committer lives on
+            failed(new IllegalStateException(oneLine(e), e));
+            fail(batch, new VelocityException("the velocity ledger failed: " + lastError, e));
         }
     }
 
@@ -562,6 +566,8 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
             available = true;
         } catch (SQLException | RuntimeException e) {
             failed(e);
+        } catch (Error e) {
+            failed(new IllegalStateException(oneLine(e), e));
         }
     }
 

@@ -15,6 +15,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Tag("benchmark")
 class LedgerThroughputMeasure {
+    private static final int BATCH = Integer.getInteger("batch", 256);
+
     @ParameterizedTest
     @EnumSource(Stores.class)
     void attemptsPerSecond(Stores store) {
@@ -23,9 +25,9 @@ class LedgerThroughputMeasure {
             for (int round = 0; round < 3; round++) {
                 int n = 30_000;
                 long start = System.nanoTime();
-                for (int from = 0; from < n; from += 256) {
+                for (int from = 0; from < n; from += BATCH) {
                     List<JdbcVelocityLedger.Operation> ops = new ArrayList<>();
-                    for (int i = from; i < from + 256; i++) {
+                    for (int i = from; i < from + BATCH; i++) {
                         int k = round * n + i;
                         ops.add(new JdbcVelocityLedger.RecordAttempt("a-" + k, "ws-" + (k % 3), "wallet-" + (k % 50),
                                 "NET-" + (k % 4), t0.plusMillis(k * 10L)));
