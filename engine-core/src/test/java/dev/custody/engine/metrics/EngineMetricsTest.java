@@ -250,6 +250,25 @@ class EngineMetricsTest {
     }
 
     @Test
+    void aDurableLogsSyncsAreExposedAndOnlyThen() throws Exception {
+        try (DecisionLog async = DecisionLog.of(e -> { })) {
+            EngineMetrics.builder(registry).decisionLog(async).build();
+            assertEquals(null, registry.find("custody.decision.log.syncs").functionCounter());
+        }
+        SimpleMeterRegistry durableRegistry = new SimpleMeterRegistry();
+        try (DecisionLog log = DecisionLog.durable(e -> { })) {
+            EngineMetrics.builder(durableRegistry).decisionLog(log).build();
+            Decision d = Decisions.noMatch("a", null, 0, List.of());
+            for (int i = 0; i < 3; i++) {
+                log.offer(new DecisionLog.Event(WS, withdrawal(1).build(), d, Instant.EPOCH));
+                log.awaitDurable(java.time.Duration.ofSeconds(20));
+            }
+            assertEquals(3, log.syncs(), "one at a time: a sync each");
+            assertEquals(3.0, durableRegistry.get("custody.decision.log.syncs").functionCounter().count());
+        }
+    }
+
+    @Test
     void aFailingObserverChangesNoDecision() {
         List<Policy> policies = List.of(policy("limits", deny("big", "withdrawal.value_usd > 10000.0"),
                 allow("small", "withdrawal.value_usd < 100.0")));
