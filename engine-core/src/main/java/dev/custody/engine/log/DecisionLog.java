@@ -8,8 +8,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -272,8 +275,10 @@ public final class DecisionLog implements EngineObserver, AutoCloseable {
         awaitDurable(Duration.ofNanos(Long.MAX_VALUE));
     }
 
-    /** Events dropped: in a log made by {@link #of}, because the queue was full or the log closed; in a durable
-     * log, only those offered after {@link #close} or by an interrupted thread. */
+    /**
+     * Events dropped: in a log made by {@link #of}, because the queue was full or the log closed; in a durable log,
+     * only those offered after {@link #close} or by an interrupted thread.
+     */
     public long dropped() {
         return dropped.get();
     }
@@ -380,8 +385,11 @@ public final class DecisionLog implements EngineObserver, AutoCloseable {
             }
             w.done = t.seq; // after the failure: a waiter that sees done sees the failure too
         }
+        Set<Waiter> woken = Collections.newSetFromMap(new IdentityHashMap<>());
         for (Ticket t : batch) {
-            LockSupport.unpark(t.waiter.thread);
+            if (woken.add(t.waiter)) { // once per thread: a batch request hands many decisions
+                LockSupport.unpark(t.waiter.thread);
+            }
         }
     }
 
