@@ -64,7 +64,8 @@ import java.util.Set;
  * the process once written, but not a crash of the machine. {@link #sync()} forces the file's data to disk
  * ({@code FileChannel.force(false)}, fdatasync) and, when a rotation or the sink created a file since the last sync,
  * the directory too, so that the new names survive a power loss; a rotation forces the full file before renaming it,
- * so a record is never in a file whose data is not on disk. A write that fails is cut back off the file (the file
+ * so the records of a batch that spans a rotation are on disk when the batch's sync returns, whichever file holds
+ * them. A write that fails is cut back off the file (the file
  * is truncated to its last whole line) so that a line is whole or absent. A {@link DecisionLog#durable durable}
  * log calls {@code sync} after each batch; otherwise nothing does, as before.
  *
