@@ -1,5 +1,5 @@
 /**
- * The durable velocity ledger: engine-core's {@code VelocitySource} over a SQL database (docs/design.md §9.3).
+ * The durable velocity ledger: engine-core's {@code VelocitySource} over a SQL database (docs/design.md §18).
  * {@code DataSource} in, {@code VelocitySource} out: SQLite (embedded, WAL) or PostgreSQL (several replicas of one
  * service), the schema created and migrated by the module itself. The JDBC driver is the service's own: the module
  * names no driver class, {@code DriverManager} finds the one on the path.

@@ -49,7 +49,8 @@ final class Corpus {
     private static final Set<String> DECISION_EXPECT_KEYS =
             Set.of("decision", "fail_closed", "failure", "rule_id", "policy_id", "reason", "error", "error_contains");
     private static final Set<String> FAILURES =
-            Set.of("load", "compile", "malformed_action", "rule_error", "cost_budget", "time_budget", "internal");
+            Set.of("load", "compile", "malformed_action", "rule_error", "cost_budget", "time_budget", "ledger",
+                    "internal");
     private static final Set<String> VALIDATE_KEYS = Set.of("trigger_action", "condition", "effect");
     private static final Set<String> UPDATE_KEYS = Set.of("existing", "update");
     private static final Set<String> DIAGNOSTICS_EXPECT_KEYS = Set.of("valid", "diagnostics");

@@ -35,6 +35,21 @@ class InAServiceReadmeTest {
         }
     }
 
+    @Test
+    void theVelocitySectionQuotesVelocityGuard() throws Exception {
+        String readme = Files.readString(ReadmeTest.ROOT.resolve("README.md"));
+        int start = readme.indexOf("\n## Velocity in a service\n");
+        assertTrue(start >= 0, "the README has a \"Velocity in a service\" section");
+        int end = readme.indexOf("\n## ", start + 1);
+        List<String> quoted = javaLines(readme.substring(start, end < 0 ? readme.length() : end));
+        assertTrue(quoted.size() >= 8, "quoted lines: " + quoted.size());
+        Set<String> source = new HashSet<>();
+        Files.readAllLines(SOURCES.resolve("VelocityGuard.java")).forEach(l -> source.add(l.strip()));
+        for (String line : quoted) {
+            assertTrue(source.contains(line), "README line not in VelocityGuard: " + line);
+        }
+    }
+
     private static List<String> javaLines(String section) {
         List<String> out = new ArrayList<>();
         boolean in = false;

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.StreamWriteFeature;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.Decision;
 import dev.custody.engine.check.ActionReader;
+import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.replay.DecisionRecords;
 import dev.custody.engine.payload.Action;
@@ -68,10 +69,19 @@ import org.eclipse.jetty.util.thread.Scheduler;
  * the body is not complete in time, and the connector's idle time-out closes a connection on which nothing moves
  * (a client stalled in its headers never reached this handler). Deciding is CPU work, done on the thread that read
  * the last bytes. Thread-safe.
+ *
+ * <h2>A durable decision log</h2>
+ * Given a durable {@link DecisionLog} ({@link #awaitDurable}), a decision route answers its {@code 200} only after
+ * {@link DecisionLog#awaitDurable(Duration)} returned for the decisions of the request (all of a batch's): the
+ * records are written and fsynced. When the log cannot say so within {@link #LOG_WAIT}, or failed, the answer is
+ * {@code 503} {@code {"error": "the decision was not durably logged: ..."}}, never a record the log may not hold.
+ * The wait holds the pool thread (for about one fsync, shared by the requests of one batch).
  */
 final class DecisionHandler extends Handler.Abstract {
     /** The largest request body read: 1 MiB. */
     static final int MAX_BODY = 1024 * 1024;
+    /** The longest a decision route waits for a durable decision log before it answers 503. */
+    static final Duration LOG_WAIT = Duration.ofSeconds(10);
 
     static final String DECISIONS = "/v1/decisions";
     static final String BATCH = "/v1/decisions/batch";
@@ -103,6 +113,8 @@ final class DecisionHandler extends Handler.Abstract {
     private final Supplier<String> scrape;
     private final HttpMetrics metrics;
     private final Duration readTimeout;
+    /** The durable decision log a decision waits for before its 200, or null; set before the server starts. */
+    private DecisionLog durableLog;
     /** The connections with a request in this handler now (HTTP/1.1: one at a time per connection). */
     private final java.util.Set<org.eclipse.jetty.io.EndPoint> busy = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -131,6 +143,11 @@ final class DecisionHandler extends Handler.Abstract {
         this.scrape = Objects.requireNonNull(scrape, "scrape");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.readTimeout = Objects.requireNonNull(readTimeout, "readTimeout");
+    }
+
+    /** Answers a decision only once {@code log} (durable) holds it on disk; call before the server starts. */
+    void awaitDurable(DecisionLog log) {
+        this.durableLog = Objects.requireNonNull(log, "log");
     }
 
     @Override
@@ -333,6 +350,18 @@ final class DecisionHandler extends Handler.Abstract {
             } catch (BadRequest e) {
                 error(response, callback, e.status, e.getMessage());
                 return;
+            }
+            if (durableLog != null) {
+                try {
+                    durableLog.awaitDurable(LOG_WAIT);
+                } catch (DecisionLog.NotDurableException e) {
+                    error(response, callback, 503, "the decision was not durably logged: " + e.getMessage());
+                    return;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    error(response, callback, 503, "the decision was not durably logged: the server is stopping");
+                    return;
+                }
             }
             send(response, callback, 200, JSON_TYPE, out);
         }

@@ -68,6 +68,15 @@ import picocli.CommandLine.Spec;
  * ({@link ApiPolicySource}). {@code /ready} answers 200 once the source has answered (files read cleanly, or the
  * first fetch succeeded).
  *
+ * <h2>The decision log's modes</h2>
+ * {@code --decision-log-mode async} (the default) is {@link DecisionLog#of}: a decision never waits for its log line,
+ * which is dropped (and counted) when the disk cannot keep up, and what is queued at a {@code kill -9} is lost.
+ * {@code durable} is {@link DecisionLog#durable}: the handler answers {@code 200} only once
+ * {@link DecisionLog#awaitDurable} says the request's decisions are written and fsynced, else {@code 503}
+ * ({@link DecisionHandler}). Retention ({@code --decision-log-keep}) defaults to 5 rotated files for async, as
+ * before, and to all of them for durable: a log that promises each record survives should not delete it later
+ * unless told to.
+ *
  * <h2>Why Jetty</h2>
  * The HTTP layer is Jetty 12.1's core {@code Handler} API ({@code jetty-server}, no servlet layer), not the JDK's
  * {@code com.sun.net.httpserver}. Measured on the 2-core machine with {@code wrk -t1 -c32} on a trivial handler,
@@ -102,8 +111,15 @@ import picocli.CommandLine.Spec;
             "  CUSTODY_BASE_URL=https://custody.example/api/v1 custody serve --from-api --workspace-id 7d0c…",
             "  custody serve --policies policies/ --ledger /var/lib/custody/velocity.db",
             "  custody serve --policies policies/ --ledger 'jdbc:postgresql://db:5432/custody?user=custody'",
+            "  custody serve --policies policies/ --decision-log decisions.jsonl \\",
+            "      --decision-log-mode durable",
             "",
             "Records are those of `custody replay --velocity given --format jsonl`, plus decision_id.",
+            "--decision-log-mode async (default) never delays an answer: it drops (and",
+            "counts) decisions the disk cannot keep up with and can lose the last ms of",
+            "them on kill -9. durable answers 200 only once the decision is written and",
+            "fsynced (one fsync per batch of concurrent requests), 503 if it cannot be.",
+            "--decision-log-keep N deletes the oldest rotated file past N; all never does.",
             "Policy files are watched: the request after a change is decided on the new files.",
             "SIGTERM: stop accepting, finish requests in flight (up to 10 s), flush the log, exit 0.",
         })
@@ -175,6 +191,22 @@ public final class ServeCommand implements Callable<Integer> {
             description = "The longest a request waits for the ledger (default: ${DEFAULT-VALUE}); past it the "
                     + "withdrawal is denied fail-closed (failure `ledger`).")
     Duration ledgerTimeout;
+
+    @Option(names = "--decision-log-mode", paramLabel = "MODE", defaultValue = "async",
+            description = "async (default): never delays a decision, drops and counts decisions the log cannot keep "
+                    + "up with; durable: answers 200 only after the decision is written and fsynced, 503 when it "
+                    + "cannot be.")
+    String decisionLogMode;
+
+    @Option(names = "--decision-log-keep", paramLabel = "N|all",
+            description = "Rotated decision log files to keep; each rotation deletes the oldest past N; `all` never "
+                    + "deletes one (FILE.000001, FILE.000002, …). Default: 5 for async, all for durable.")
+    String decisionLogKeep;
+
+    @Option(names = "--decision-log-max-bytes", paramLabel = "SIZE", defaultValue = "64M",
+            description = "Rotate the decision log when it would pass SIZE bytes (K, M, G suffixes; default: "
+                    + "${DEFAULT-VALUE}).")
+    String decisionLogMaxBytes;
 
     @Option(names = "--token-file", paramLabel = "FILE",
             description = "Require `Authorization: Bearer <token>` (the file's content) on every route but /health and /ready.")
@@ -294,8 +326,7 @@ public final class ServeCommand implements Callable<Integer> {
         Counter reloads = Counter.builder("custody.serve.policy.changes")
                 .description("Changes of the policy source seen (file events, or a fetch that differed)")
                 .register(registry);
-        DecisionLog log = decisionLog == null ? null
-                : DecisionLog.of(JsonLinesDecisionSink.builder(decisionLog).build());
+        DecisionLog log = decisionLog == null ? logOptionsUnused() : decisionLog();
         AtomicReference<PolicyEngine> engineRef = new AtomicReference<>();
         Runnable invalidate = () -> {
             PolicyEngine e = engineRef.get();
@@ -368,6 +399,9 @@ public final class ServeCommand implements Callable<Integer> {
             }
             DecisionHandler handler = new DecisionHandler(engine, ledger, ledgerDecisions, token, source::ready,
                     registry::scrape, new HttpMetrics(registry), readTimeout);
+            if (log != null && log.isDurable()) {
+                handler.awaitDurable(log);
+            }
             DecisionServer server;
             try {
                 server = DecisionServer.start(handler, new DecisionServer.Settings(address.host(), address.port(),
@@ -402,6 +436,59 @@ public final class ServeCommand implements Callable<Integer> {
     private static String ledgerDescription(String jdbc) {
         int q = jdbc.indexOf('?');
         return "`" + (q < 0 ? jdbc : jdbc.substring(0, q)) + "`";
+    }
+
+    /** The decision log the options ask for: its mode, retention and size. */
+    private DecisionLog decisionLog() {
+        boolean durable = switch (decisionLogMode) {
+            case "async" -> false;
+            case "durable" -> true;
+            default -> throw CliException.usage("`--decision-log-mode` is async or durable, got `" + decisionLogMode + "`");
+        };
+        JsonLinesDecisionSink.Builder sink = JsonLinesDecisionSink.builder(decisionLog).maxBytes(bytes(decisionLogMaxBytes));
+        String keep = decisionLogKeep != null ? decisionLogKeep : durable ? "all" : "5";
+        if ("all".equals(keep)) {
+            sink.keepAll();
+        } else {
+            try {
+                sink.keep(Integer.parseInt(keep));
+            } catch (IllegalArgumentException e) { // NumberFormatException included
+                throw CliException.usage("`--decision-log-keep` is a number of files (0 or more) or `all`, got `" + keep + "`");
+            }
+        }
+        JsonLinesDecisionSink built;
+        try {
+            built = sink.build();
+        } catch (java.io.UncheckedIOException e) {
+            throw CliException.io(e.getMessage() + ": " + oneLine(e.getCause()));
+        }
+        return durable ? DecisionLog.durable(built) : DecisionLog.of(built);
+    }
+
+    /** Without {@code --decision-log}: no log, and its other options are a usage error. */
+    private DecisionLog logOptionsUnused() {
+        picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        if (parsed != null && (parsed.hasMatchedOption("--decision-log-mode") || parsed.hasMatchedOption("--decision-log-keep")
+                || parsed.hasMatchedOption("--decision-log-max-bytes"))) {
+            throw CliException.usage("`--decision-log-mode`, `--decision-log-keep` and `--decision-log-max-bytes` "
+                    + "need `--decision-log FILE`");
+        }
+        return null;
+    }
+
+    /** {@code 1048576}, {@code 64M}, {@code 512k}, {@code 1G}: a positive number of bytes. */
+    static long bytes(String text) {
+        String t = text.trim().toUpperCase(java.util.Locale.ROOT);
+        long unit = t.endsWith("K") ? 1L << 10 : t.endsWith("M") ? 1L << 20 : t.endsWith("G") ? 1L << 30 : 1;
+        try {
+            long n = Long.parseLong(unit == 1 ? t : t.substring(0, t.length() - 1));
+            if (n >= 1 && n <= Long.MAX_VALUE / unit) {
+                return n * unit;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw CliException.usage("`--decision-log-max-bytes` must be a positive size such as 64M, got `" + text + "`");
     }
 
     private static void positive(String option, Duration d) {

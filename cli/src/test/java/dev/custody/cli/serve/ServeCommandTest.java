@@ -215,7 +215,7 @@ class ServeCommandTest {
                 + "\"value_usd\": 10.0, \"status\": \"executed\", \"at\": \"2026-11-03T14:05:00Z\"}");
         assertEquals(400, settled.statusCode());
         assertEquals("{\"error\":\"a `withdrawal.settled` record is not an action: the server decides actions as given "
-                + "and keeps no velocity ledger\"}", settled.body());
+                + "and keeps no velocity ledger (start it with `--ledger`)\"}", settled.body());
 
         assertEquals(Map.of(400, "{\"error\":\"the body is not a JSON array of actions\"}"),
                 Map.of(post(r, "/v1/decisions/batch", "{}").statusCode(), post(r, "/v1/decisions/batch", "{}").body()));

@@ -6,8 +6,11 @@ import dev.custody.engine.payload.Action;
 import dev.custody.engine.replay.DecisionRecords;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -40,20 +43,53 @@ import java.util.Set;
  * {@code principal.user_email}) by {@code "***"}: a masked log still says who was decided what, but replaying it
  * decides the masked values.
  *
- * <p>When the file reaches {@link Builder#maxBytes} it is renamed {@code NAME.1} (older ones shift to
- * {@code NAME.2}, … up to {@link Builder#keep}, the oldest deleted) and a new file is started, so the log's size is
- * bounded. Used from the {@link DecisionLog}'s one thread; not thread-safe otherwise.
+ * <h2>Rotation and retention</h2>
+ * When the next line would take the file past {@link Builder#maxBytes}, the file is forced to disk, renamed and a
+ * new one started. What the rename keeps depends on the retention chosen:
+ * <ul>
+ *   <li>{@link Builder#keep keep(n)} (the default, n = 5): the file becomes {@code NAME.1} and the older ones shift
+ *       up ({@code NAME.1} to {@code NAME.2}, …); {@code NAME.n} is <b>deleted</b> at each rotation, so the log holds
+ *       at most n + 1 files and its oldest records are lost for good. {@code keep(0)} deletes the full file itself.
+ *       Records older than n rotations are gone: bounded size, not an archive.
+ *   <li>{@link Builder#keepAll()}: the file becomes {@code NAME.000001}, then {@code NAME.000002}, … (six digits,
+ *       more past 999,999; the newest has the highest number, one past the highest found when the sink is built),
+ *       and nothing is ever deleted or overwritten (a name already taken is skipped). The numbered names differ from
+ *       {@code keep}'s {@code NAME.1} … {@code NAME.n}, so a log switched from one retention to the other never
+ *       loses an archived file to the other's deletions and shifts. Reading the files in numeric order, then
+ *       {@code NAME}, gives the records in the order they were written.
+ * </ul>
+ *
+ * <h2>Durability</h2>
+ * Each line is written to the file with one write call as it comes ({@link #onDecision}), so it survives the death of
+ * the process once written, but not a crash of the machine. {@link #sync()} forces the file's data to disk
+ * ({@code FileChannel.force(false)}, fdatasync) and, when a rotation or the sink created a file since the last sync,
+ * the directory too, so that the new names survive a power loss; a rotation forces the full file before renaming it,
+ * so the records of a batch that spans a rotation are on disk when the batch's sync returns, whichever file holds
+ * them. A write that fails is cut back off the file (the file
+ * is truncated to its last whole line) so that a line is whole or absent. A {@link DecisionLog#durable durable}
+ * log calls {@code sync} after each batch; otherwise nothing does, as before.
+ *
+ * <p>Used from the {@link DecisionLog}'s one thread; not thread-safe otherwise.
  */
 public final class JsonLinesDecisionSink implements DecisionLog.Listener, AutoCloseable {
     private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** {@link Builder#keep}'s value for {@link Builder#keepAll()}. */
+    private static final int KEEP_ALL = -1;
+    /** The digits of {@link Builder#keepAll()}'s numbered names (at least). */
+    private static final int DIGITS = 6;
 
     private final Path file;
     private final long maxBytes;
     private final int keep;
     private final boolean digestOnly;
     private final Set<String> masked;
-    private OutputStream out;
+    private FileChannel out;
     private long written;
+    /** A file was created or renamed in the directory since the last {@link #sync()}. */
+    private boolean directoryChanged;
+    /** {@link Builder#keepAll()}: the number the next rotated file gets. */
+    private long next;
 
     private JsonLinesDecisionSink(Builder b) throws IOException {
         this.file = b.file;
@@ -62,6 +98,9 @@ public final class JsonLinesDecisionSink implements DecisionLog.Listener, AutoCl
         this.digestOnly = b.digestOnly;
         this.masked = Set.copyOf(b.masked);
         open();
+        if (keep == KEEP_ALL) {
+            next = highestNumber() + 1;
+        }
     }
 
     /** A builder of a sink writing to {@code file} (appended to when it exists). */
@@ -74,8 +113,11 @@ public final class JsonLinesDecisionSink implements DecisionLog.Listener, AutoCl
         if (parent != null) {
             Files.createDirectories(parent);
         }
-        out = Files.newOutputStream(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        written = Files.size(file);
+        if (!Files.exists(file)) {
+            directoryChanged = true;
+        }
+        out = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        written = out.size();
     }
 
     @Override
@@ -84,28 +126,90 @@ public final class JsonLinesDecisionSink implements DecisionLog.Listener, AutoCl
         if (written > 0 && written + line.length > maxBytes) {
             rotate();
         }
-        out.write(line);
-        out.flush();
+        ByteBuffer buffer = ByteBuffer.wrap(line);
+        try {
+            while (buffer.hasRemaining()) {
+                out.write(buffer);
+            }
+        } catch (IOException e) {
+            cutBack(e);
+            throw e;
+        }
         written += line.length;
     }
 
-    private void rotate() throws IOException {
-        out.close();
-        Path oldest = file.resolveSibling(file.getFileName() + "." + keep);
-        Files.deleteIfExists(oldest);
-        for (int i = keep - 1; i >= 1; i--) {
-            Path from = file.resolveSibling(file.getFileName() + "." + i);
-            if (Files.exists(from)) {
-                Files.move(from, file.resolveSibling(file.getFileName() + "." + (i + 1)),
-                        StandardCopyOption.REPLACE_EXISTING);
+    /** After a failed write: the file back to its last whole line, so that no later line follows half a one. */
+    private void cutBack(IOException failure) {
+        try {
+            if (out.size() > written) {
+                out.truncate(written);
             }
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
         }
-        if (keep >= 1) {
-            Files.move(file, file.resolveSibling(file.getFileName() + ".1"), StandardCopyOption.REPLACE_EXISTING);
-        } else {
-            Files.delete(file);
+    }
+
+    /**
+     * Forces what was written to disk ({@code FileChannel.force(false)}: the data and the size, an fdatasync), and
+     * the directory when a file was created or renamed in it since the last sync. Called after each batch by a
+     * {@link DecisionLog#durable durable} log.
+     */
+    @Override
+    public void sync() throws IOException {
+        out.force(false);
+        if (directoryChanged) {
+            forceDirectory();
+            directoryChanged = false;
         }
-        open();
+    }
+
+    /** Makes the directory's entries (created and renamed files) durable; where a directory cannot be opened, no-op. */
+    private void forceDirectory() throws IOException {
+        Path dir = file.toAbsolutePath().getParent();
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(dir, StandardOpenOption.READ);
+        } catch (IOException | UnsupportedOperationException e) {
+            return; // Windows cannot open a directory; its file system orders metadata itself
+        }
+        try (channel) {
+            channel.force(true);
+        }
+    }
+
+    private void rotate() throws IOException {
+        out.force(false); // the full file's records are on disk before it is renamed out of the way
+        out.close();
+        directoryChanged = true;
+        try {
+            if (keep == KEEP_ALL) {
+                while (true) {
+                    try {
+                        Files.move(file, numbered(next++)); // never replaces: a taken name is skipped
+                        break;
+                    } catch (FileAlreadyExistsException taken) {
+                        // try the next number
+                    }
+                }
+                return;
+            }
+            Path oldest = file.resolveSibling(file.getFileName() + "." + keep);
+            Files.deleteIfExists(oldest);
+            for (int i = keep - 1; i >= 1; i--) {
+                Path from = file.resolveSibling(file.getFileName() + "." + i);
+                if (Files.exists(from)) {
+                    Files.move(from, file.resolveSibling(file.getFileName() + "." + (i + 1)),
+                            StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            if (keep >= 1) {
+                Files.move(file, file.resolveSibling(file.getFileName() + ".1"), StandardCopyOption.REPLACE_EXISTING);
+            } else {
+                Files.delete(file);
+            }
+        } finally {
+            open(); // a new file, or, when a rename failed, the full one again: the sink goes on writing either way
+        }
     }
 
     /**
@@ -161,6 +265,32 @@ public final class JsonLinesDecisionSink implements DecisionLog.Listener, AutoCl
         }
     }
 
+    /** {@code NAME.000042}: {@link Builder#keepAll()}'s name for the n-th rotated file. */
+    private Path numbered(long n) {
+        String digits = Long.toString(n);
+        return file.resolveSibling(file.getFileName() + "." + "0".repeat(Math.max(0, DIGITS - digits.length())) + digits);
+    }
+
+    /** The highest n of the {@code NAME.n} files of {@link Builder#keepAll()}'s form beside the file (0 for none). */
+    private long highestNumber() throws IOException {
+        String prefix = file.getFileName() + ".";
+        long highest = 0;
+        try (DirectoryStream<Path> siblings = Files.newDirectoryStream(file.toAbsolutePath().getParent())) {
+            for (Path p : siblings) {
+                String name = p.getFileName().toString();
+                String rest = name.startsWith(prefix) ? name.substring(prefix.length()) : "";
+                if (rest.length() >= DIGITS && rest.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                    try {
+                        highest = Math.max(highest, Long.parseLong(rest));
+                    } catch (NumberFormatException tooLong) {
+                        // more digits than a long: not one of ours
+                    }
+                }
+            }
+        }
+        return highest;
+    }
+
     @Override
     public void close() throws IOException {
         out.close();
@@ -187,12 +317,26 @@ public final class JsonLinesDecisionSink implements DecisionLog.Listener, AutoCl
             return this;
         }
 
-        /** How many rotated files to keep ({@code NAME.1} … {@code NAME.keep}); default 5; 0 keeps none. */
+        /**
+         * How many rotated files to keep ({@code NAME.1} … {@code NAME.keep}); default 5; 0 keeps none. Each rotation
+         * <b>deletes</b> the oldest ({@code NAME.keep}, or with 0 the full file): records older than that are lost.
+         * Replaces an earlier {@link #keepAll()}.
+         */
         public Builder keep(int files) {
             if (files < 0) {
                 throw new IllegalArgumentException("keep must not be negative, got " + files);
             }
             this.keep = files;
+            return this;
+        }
+
+        /**
+         * Keep every rotated file: never delete or overwrite one. The full file becomes {@code NAME.000001},
+         * {@code NAME.000002}, … (the newest highest; numbering goes on from the highest such file found). The log's
+         * size is then bounded only by the disk. Replaces an earlier {@link #keep(int)}.
+         */
+        public Builder keepAll() {
+            this.keep = KEEP_ALL;
             return this;
         }
 

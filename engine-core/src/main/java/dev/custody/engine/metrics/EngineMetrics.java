@@ -59,6 +59,9 @@ import java.util.concurrent.TimeUnit;
  *       <td>{@link DecisionLog#dropped()}, when a log was given to {@link Builder#decisionLog}</td></tr>
  *   <tr><td>{@code custody.decision.log.failed}</td><td>function counter</td><td>none</td>
  *       <td>{@link DecisionLog#failed()}, likewise</td></tr>
+ *   <tr><td>{@code custody.decision.log.syncs}</td><td>function counter</td><td>none</td>
+ *       <td>{@link DecisionLog#syncs()}, when the log given is {@link DecisionLog#isDurable() durable}: one per batch,
+ *           so decisions divided by syncs is the mean batch of the group commit</td></tr>
  * </table>
  * The {@code custody.decisions} counters (every valid combination), the loads and cache counters and the timer are
  * registered when the metrics are built, so a dashboard sees zeros rather than no series. Percentiles and
@@ -141,6 +144,11 @@ public final class EngineMetrics implements EngineObserver {
             FunctionCounter.builder("custody.decision.log.failed", b.log, DecisionLog::failed)
                     .description("Decisions the decision log's listener failed on")
                     .tags(tags).register(registry);
+            if (b.log.isDurable()) {
+                FunctionCounter.builder("custody.decision.log.syncs", b.log, DecisionLog::syncs)
+                        .description("Syncs (fsyncs) of the durable decision log, one per batch of decisions")
+                        .tags(tags).register(registry);
+            }
         }
     }
 

@@ -91,8 +91,8 @@ class EngineMetricsTest {
                 "custody.bundle.loads{result=compiled} 1",
                 "custody.bundle.cache.gets{result=hit} 3",
                 "custody.bundle.cache.gets{result=miss} 1"), nonZero());
-        // registered up front, so dashboards see zeros: (allow, no_match, deny, deny × 7 kinds) × 3 actions
-        assertEquals(30, registry.find("custody.decisions").counters().size());
+        // registered up front, so dashboards see zeros: (allow, no_match, deny, deny × 8 kinds) × 3 actions
+        assertEquals(33, registry.find("custody.decisions").counters().size());
         assertEquals(3, registry.find("custody.bundle.loads").counters().size());
         assertEquals(2, registry.find("custody.bundle.cache.gets").counters().size());
         assertTrue(registry.get("custody.decision.duration").timer().totalTime(TimeUnit.NANOSECONDS) > 0);
@@ -246,6 +246,25 @@ class EngineMetricsTest {
         } finally {
             release.countDown();
             log.close();
+        }
+    }
+
+    @Test
+    void aDurableLogsSyncsAreExposedAndOnlyThen() throws Exception {
+        try (DecisionLog async = DecisionLog.of(e -> { })) {
+            EngineMetrics.builder(registry).decisionLog(async).build();
+            assertEquals(null, registry.find("custody.decision.log.syncs").functionCounter());
+        }
+        SimpleMeterRegistry durableRegistry = new SimpleMeterRegistry();
+        try (DecisionLog log = DecisionLog.durable(e -> { })) {
+            EngineMetrics.builder(durableRegistry).decisionLog(log).build();
+            Decision d = Decisions.noMatch("a", null, 0, List.of());
+            for (int i = 0; i < 3; i++) {
+                log.offer(new DecisionLog.Event(WS, withdrawal(1).build(), d, Instant.EPOCH));
+                log.awaitDurable(java.time.Duration.ofSeconds(20));
+            }
+            assertEquals(3, log.syncs(), "one at a time: a sync each");
+            assertEquals(3.0, durableRegistry.get("custody.decision.log.syncs").functionCounter().count());
         }
     }
 

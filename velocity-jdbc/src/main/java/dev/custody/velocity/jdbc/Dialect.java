@@ -54,7 +54,7 @@ enum Dialect {
     /**
      * PostgreSQL through pgjdbc: every transaction first takes one transaction-scoped advisory lock, so the
      * transactions of every replica on the database run one after the other, in one order, as one ledger
-     * (docs/design.md §9.3); the primary keys include the running sums so lookups are index-only scans.
+     * (docs/design.md §18); the primary keys include the running sums so lookups are index-only scans.
      */
     POSTGRESQL("PostgreSQL") {
         @Override
@@ -118,7 +118,7 @@ enum Dialect {
                 + "PostgreSQL");
     }
 
-    /** The statements of schema version 1 (docs/design.md §9.3 "Schema"). */
+    /** The statements of schema version 1 (docs/design.md §18 "Schema"). */
     List<String> version1() {
         String clustered = withoutRowid();
         return List.of(

@@ -27,7 +27,7 @@ import javax.sql.DataSource;
 /**
  * A durable {@link VelocitySource}: the velocity ledger on a SQL database, SQLite (embedded, the default) or
  * PostgreSQL (several replicas of one service on one database), with exactly the meaning of the in-memory
- * {@link VelocityLedger} (docs/design.md §9.3): the same window bounds {@code (t - W, t]}, the same lateness
+ * {@link VelocityLedger} (docs/design.md §18): the same window bounds {@code (t - W, t]}, the same lateness
  * tolerance and refusal, the same watermark (the latest instant seen in a record or a query: the data's own time,
  * never the machine's clock), the same rounding to micro-dollars, instants kept to the nanosecond. Given the same
  * calls in the same order it gives the same figures, which the tests check against {@code VelocityLedger} on both
@@ -65,7 +65,7 @@ import javax.sql.DataSource;
  *
  * <h2>Schema and retention</h2>
  * The ledger creates and migrates its own tables (all named {@code velocity_*}; versions in {@code velocity_schema},
- * docs/design.md §9.3). Every figure is answered from index seeks on running sums: two per window, whatever the
+ * docs/design.md §18). Every figure is answered from index seeks on running sums: two per window, whatever the
  * number of rows. Rows that no longer fall in any window the ledger answers for (older than 24 h + lateness for
  * outflow and ids, 1 h + lateness for attempts, measured against the watermark) are deleted as the watermark
  * moves on.
@@ -332,6 +332,32 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
      */
     public Attempted attempt(String actionId, String workspaceId, String walletId, String networkCode, Instant at) {
         return (Attempted) apply(List.of(new RecordAttempt(actionId, workspaceId, walletId, networkCode, at))).get(0);
+    }
+
+    /**
+     * A {@link VelocitySource} that records the attempt of action {@code actionId} when asked: its answer is
+     * {@link #attempt}'s figures (those before the attempt; a retry's are the first attempt's). Give it to
+     * {@code WithdrawalActions} so that building a withdrawal's action records its attempt in the same durable step:
+     * <pre>{@code
+     * Action action = WithdrawalActions.builder().addressBook(addressBook).velocity(ledger.attempting(requestId))
+     *         .build().action(requestId, workspaceId, walletId, principal, request);
+     * }</pre>
+     * Its {@code velocity} throws {@link VelocityException} when the figures are refused (an instant more than the
+     * lateness before the watermark), when the id was recorded for another withdrawal, and when the ledger cannot
+     * answer: the caller denies.
+     */
+    public VelocitySource attempting(String actionId) {
+        Objects.requireNonNull(actionId, "actionId");
+        return (workspaceId, walletId, networkCode, at) -> {
+            Attempted a = attempt(actionId, workspaceId, walletId, networkCode, at);
+            if (a.conflict() != null) {
+                throw new VelocityException(a.conflict());
+            }
+            if (a.figures().refused()) {
+                throw new VelocityException(a.figures().refusal());
+            }
+            return a.figures().velocity();
+        };
     }
 
     /**

@@ -31,7 +31,7 @@ import java.util.Set;
 
 /**
  * One connection of the ledger and the SQL it runs: {@link #run} applies a list of operations in one transaction,
- * exactly as {@link VelocityLedger} applies the same calls in the same order (docs/design.md §9.3).
+ * exactly as {@link VelocityLedger} applies the same calls in the same order (docs/design.md §18).
  *
  * <h2>Running sums</h2>
  * Each key (a wallet; a workspace; a workspace on a network) has its entries in {@code velocity_outflow} and
