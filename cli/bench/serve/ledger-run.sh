@@ -3,10 +3,13 @@
 # on 127.0.0.1 under wrk at 32 connections, velocity derived for every withdrawal, every attempt and settlement
 # committed (fsync) before its answer; three servers one after the other: no ledger, SQLite, PostgreSQL. Needs
 # cli/target/custody.jar, wrk and PostgreSQL (Debian: apt-get install wrk postgresql). From the repository root:
-#   cli/bench/serve/ledger-run.sh [DURATION] [ACTIONS]
+#   cli/bench/serve/ledger-run.sh [DURATION] [WARMUP] [STORES]
+# e.g. cli/bench/serve/ledger-run.sh 30s 30s "no-ledger sqlite-full sqlite-normal postgresql"
 set -eu
-DURATION=${1:-20s}
-ACTIONS=${2:-examples/actions/stream.jsonl}
+DURATION=${1:-30s}
+WARMUP=${2:-30s}
+STORES=${3:-no-ledger sqlite-full sqlite-normal postgresql}
+ACTIONS=examples/actions/stream.jsonl
 HERE=$(dirname "$0")
 JAR=cli/target/custody.jar
 PORT=18191
@@ -34,7 +37,7 @@ one() { # NAME [--ledger URL]
   java -jar "$JAR" serve --policies examples/policies --addr "127.0.0.1:$PORT" "$@" 2>"$WORK/$name.err" &
   SERVER=$!
   for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$PORT/ready" >/dev/null 2>&1 && break; sleep 0.1; done
-  wrk -t1 -c32 -d10s -s "$HERE/ledger.lua" "http://127.0.0.1:$PORT" -- "$ACTIONS" "warm-$name" >/dev/null
+  wrk -t1 -c32 -d"$WARMUP" -s "$HERE/ledger.lua" "http://127.0.0.1:$PORT" -- "$ACTIONS" "warm-$name" >/dev/null
   before=$(awk '{print $14 + $15}' "/proc/$SERVER/stat")
   echo "== $name: wrk -t1 -c32 -d$DURATION; load: $(cut -d' ' -f1-3 /proc/loadavg)"
   wrk -t1 -c32 -d"$DURATION" --latency -s "$HERE/ledger.lua" "http://127.0.0.1:$PORT" -- "$ACTIONS" "$name" 86400 \
@@ -44,7 +47,12 @@ one() { # NAME [--ledger URL]
   awk -v d=$((after - before)) -v t="$TICK" '/^requests [0-9]+ in/ {printf "server CPU: %.1f s, %.1f us per request\n", d / t, d / t * 1e6 / $2}' "$WORK/$name.wrk"
   kill -TERM "$SERVER"; wait "$SERVER" 2>/dev/null || true; SERVER=
 }
-one no-ledger
-one sqlite --ledger "$WORK/velocity.db"
-echo "   (SQLite file: $(du -sh "$WORK/velocity.db" | cut -f1), WAL $(du -sh "$WORK/velocity.db-wal" 2>/dev/null | cut -f1))"
-one postgresql --ledger "jdbc:postgresql://127.0.0.1:$PGPORT/custody?user=custody"
+for store in $STORES; do
+  case $store in
+    no-ledger) one no-ledger ;;
+    sqlite-full) one sqlite-full --ledger "$WORK/velocity.db" ;;
+    sqlite-normal) one sqlite-normal --ledger "$WORK/velocity-normal.db" --ledger-sync normal ;;
+    postgresql) one postgresql --ledger "jdbc:postgresql://127.0.0.1:$PGPORT/custody?user=custody" ;;
+    *) echo "unknown store $store" >&2; exit 2 ;;
+  esac
+done

@@ -192,6 +192,12 @@ public final class ServeCommand implements Callable<Integer> {
                     + "withdrawal is denied fail-closed (failure `ledger`).")
     Duration ledgerTimeout;
 
+    @Option(names = "--ledger-sync", paramLabel = "full|normal", defaultValue = "full",
+            description = "SQLite: fsync each commit before answering (full, the default: an answered attempt survives "
+                    + "kill -9 and power loss), or write it to the OS only (normal: survives kill -9, not power loss). "
+                    + "PostgreSQL follows its synchronous_commit.")
+    String ledgerSync;
+
     @Option(names = "--decision-log-mode", paramLabel = "MODE", defaultValue = "async",
             description = "async (default): never delays a decision, drops and counts decisions the log cannot keep "
                     + "up with; durable: answers 200 only after the decision is written and fsynced, 503 when it "
@@ -298,6 +304,9 @@ public final class ServeCommand implements Callable<Integer> {
         if (ledgerLateness.isNegative() || ledgerLateness.compareTo(Duration.ofHours(24)) > 0) {
             throw CliException.usage("`--ledger-lateness` must be between 0 and 24h, got " + ledgerLateness);
         }
+        if (!ledgerSync.equals("full") && !ledgerSync.equals("normal")) {
+            throw CliException.usage("`--ledger-sync` is full or normal, got `" + ledgerSync + "`");
+        }
         String ledgerJdbc = null;
         if (ledgerUrl != null) {
             try {
@@ -359,7 +368,8 @@ public final class ServeCommand implements Callable<Integer> {
         PolicyEngine engine = builder.build();
         engineRef.set(engine);
         JdbcVelocityLedger ledger = ledgerJdbc == null ? null
-                : JdbcVelocityLedger.builder(ledgerJdbc).lateness(ledgerLateness).timeout(ledgerTimeout).build();
+                : JdbcVelocityLedger.builder(ledgerJdbc).lateness(ledgerLateness).timeout(ledgerTimeout)
+                        .powerLossSafe(ledgerSync.equals("full")).build();
         LedgerDecisions ledgerDecisions = null;
         if (ledger != null) {
             // the decisions the ledger takes itself (it did not answer) reach the same observers as the engine's

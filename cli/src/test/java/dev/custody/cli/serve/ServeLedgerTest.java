@@ -226,7 +226,11 @@ class ServeLedgerTest {
         assertEquals(5, figures.get("wallet").get("withdrawal_count_1h").asLong(), figures.toString());
         assertEquals(5, figures.get("workspace").get("network_withdrawal_count_1h").asLong(), figures.toString());
         // an id reused for another withdrawal is refused, not counted
-        String reused = post(r, "/v1/decisions", withdrawal("w-5", "2026-11-02T10:09:00Z")).body();
+        // a retry later (a client that sends no `at` retries with a new instant) is still the same attempt
+        assertEquals(comparable(post(r, "/v1/decisions", fourth).body()), comparable(post(r, "/v1/decisions",
+                withdrawal("w-5", "2026-11-02T10:07:00Z")).body()));
+        String reused = post(r, "/v1/decisions", withdrawal("w-5", "2026-11-02T10:09:00Z")
+                .replace("ETHEREUM_MAINNET", "BASE_MAINNET")).body();
         assertTrue(reused.contains("\"failure\":\"malformed_action\"") && reused.contains("already recorded"), reused);
         assertEquals(5, probe(url, Instant.parse("2026-11-02T10:10:00Z")).get("wallet").get("withdrawal_count_1h")
                 .asLong());

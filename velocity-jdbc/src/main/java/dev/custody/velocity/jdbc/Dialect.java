@@ -15,16 +15,17 @@ import java.util.Locale;
 enum Dialect {
     /**
      * SQLite through sqlite-jdbc: WAL journal, {@code synchronous=FULL} (a commit is fsynced: it survives the
-     * process's {@code kill -9} and the machine's power loss), a 5 s busy time-out for a second process on the
-     * same file. Tables are {@code WITHOUT ROWID}, so each is stored in the order of its primary key and a
+     * process's {@code kill -9} and the machine's power loss) or, when asked, {@code NORMAL} (a commit is written to
+     * the operating system, fsynced at checkpoints: it survives {@code kill -9}, not a power loss), a 5 s busy
+     * time-out for a second process on the same file. Tables are {@code WITHOUT ROWID}, so each is stored in the order of its primary key and a
      * lookup by key and instant reads one B-tree.
      */
     SQLITE("SQLite") {
         @Override
-        void configure(Connection c) throws SQLException {
+        void configure(Connection c, boolean powerLossSafe) throws SQLException {
             try (Statement s = c.createStatement()) {
                 s.execute("PRAGMA journal_mode=WAL");
-                s.execute("PRAGMA synchronous=FULL");
+                s.execute(powerLossSafe ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
                 s.execute("PRAGMA busy_timeout=5000");
             }
         }
@@ -58,8 +59,9 @@ enum Dialect {
      */
     POSTGRESQL("PostgreSQL") {
         @Override
-        void configure(Connection c) {
-            // the defaults: READ COMMITTED, synchronous_commit on (a commit is on disk before it returns)
+        void configure(Connection c, boolean powerLossSafe) {
+            // the defaults: READ COMMITTED; durability is the server's synchronous_commit (on by default: a commit is
+            // on disk before it returns)
         }
 
         @Override
@@ -90,7 +92,7 @@ enum Dialect {
     }
 
     /** Settings of a connection, applied once when the ledger takes it. */
-    abstract void configure(Connection c) throws SQLException;
+    abstract void configure(Connection c, boolean powerLossSafe) throws SQLException;
 
     /** Takes the ledger's lock for the rest of the transaction: the first statement of every transaction. */
     abstract void lock(Connection c) throws SQLException;

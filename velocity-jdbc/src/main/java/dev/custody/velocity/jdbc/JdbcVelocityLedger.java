@@ -88,6 +88,7 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
     private final Duration lateness;
     private final Duration timeout;
     private final int maxBatch;
+    private final boolean powerLossSafe;
     private final LinkedBlockingQueue<Unit> queue = new LinkedBlockingQueue<>(MAX_QUEUED);
     private final Thread committer;
     private volatile boolean available;
@@ -104,6 +105,7 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
         this.lateness = b.lateness;
         this.timeout = b.timeout;
         this.maxBatch = b.maxBatch;
+        this.powerLossSafe = b.powerLossSafe;
         this.committer = new Thread(this::commitLoop, "custody-velocity-ledger");
         committer.setDaemon(true);
         committer.start();
@@ -244,8 +246,9 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
      * @param retry whether its action id had already been recorded: nothing was recorded now, and {@code figures}
      *     are those the first attempt was given
      * @param figures the figures before the attempt (or its refusal); null only with a {@code conflict}
-     * @param conflict non-null when the id had been recorded for another withdrawal (wallet, workspace, network or
-     *     instant differ): nothing was recorded, and the action must be denied
+     * @param conflict non-null when the id had been recorded for another withdrawal (its wallet, workspace or network
+     *     differ; a retry's instant may differ, it is answered as of the first): nothing was recorded, and the action
+     *     must be denied
      * @param recorded whether an attempt was counted now (false for a retry, a conflict, and an attempt too old to
      *     fall in any window, which the in-memory ledger drops too)
      */
@@ -611,7 +614,7 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
             Connection c = dataSource.getConnection();
             try {
                 Dialect d = Dialect.of(c);
-                connection = new LedgerConnection(c, d, lateness);
+                connection = new LedgerConnection(c, d, lateness, powerLossSafe);
                 dialect = d;
             } catch (SQLException | RuntimeException e) {
                 try {
@@ -657,6 +660,7 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
         private Duration lateness = VelocityLedger.DEFAULT_LATENESS;
         private Duration timeout = DEFAULT_TIMEOUT;
         private int maxBatch = DEFAULT_MAX_BATCH;
+        private boolean powerLossSafe = true;
 
         private Builder(DataSource dataSource, AutoCloseable owned) {
             this.dataSource = dataSource;
@@ -692,6 +696,18 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
                 throw new IllegalArgumentException("maxBatch must be at least 1, got " + operations);
             }
             this.maxBatch = operations;
+            return this;
+        }
+
+        /**
+         * SQLite only: whether each commit is fsynced before the call returns ({@code synchronous=FULL}, the default:
+         * an answered attempt survives the process's {@code kill -9} and the machine's power loss) or only written to
+         * the operating system ({@code synchronous=NORMAL} in WAL mode, fsynced at checkpoints: it survives
+         * {@code kill -9}, not a power loss; measured in cli/BENCHMARKS.md). PostgreSQL follows its server's
+         * {@code synchronous_commit}.
+         */
+        public Builder powerLossSafe(boolean fsyncEachCommit) {
+            this.powerLossSafe = fsyncEachCommit;
             return this;
         }
 

@@ -68,6 +68,8 @@ final class LedgerConnection implements AutoCloseable {
     private static final long[] OUTFLOW_WINDOWS = {HOUR, 6 * HOUR, 24 * HOUR};
     /** Expired rows are deleted when the watermark has moved this far since the last time. */
     private static final long EXPIRY_STEP = Duration.ofMinutes(1).toNanos();
+    /** The most rows of one table one transaction deletes as expired. */
+    static final int EXPIRY_ROWS = 2048;
     /** The most rows of one facts query, and of one id lookup. */
     private static final int CHUNK = 512;
 
@@ -86,20 +88,24 @@ final class LedgerConnection implements AutoCloseable {
     private final PreparedStatement insertOutflow;
     private final PreparedStatement shiftOutflow;
     private final PreparedStatement rebaseOutflow;
+    private final PreparedStatement lastCum;
+    private final PreparedStatement firstBase;
     private final PreparedStatement[] expire;
     private long lastExpiry = Long.MIN_VALUE;
+    /** Whether the last expiry stopped at its row limit: the next transaction goes on with it. */
+    private boolean expiryBacklog;
 
     // the ledger's state, read at the start of each transaction under its lock
     private long watermark;
     private long nextSeq;
     private long dropped;
 
-    LedgerConnection(Connection c, Dialect dialect, Duration lateness) throws SQLException {
+    LedgerConnection(Connection c, Dialect dialect, Duration lateness, boolean powerLossSafe) throws SQLException {
         this.c = c;
         this.dialect = dialect;
         this.lateness = lateness.toNanos();
         c.setAutoCommit(true); // SQLite changes its journal mode outside a transaction only
-        dialect.configure(c);
+        dialect.configure(c, powerLossSafe);
         Schema.migrate(c, dialect); // leaves the connection in manual-commit mode
         readMeta = c.prepareStatement("SELECT name, value FROM velocity_meta");
         writeMeta = c.prepareStatement("UPDATE velocity_meta SET value = ? WHERE name = ?");
@@ -111,11 +117,19 @@ final class LedgerConnection implements AutoCloseable {
         insertOutflow = c.prepareStatement("INSERT INTO velocity_outflow (k, at, seq, micros, cum) VALUES (?, ?, ?, ?, ?)");
         shiftOutflow = c.prepareStatement("UPDATE velocity_outflow SET cum = cum + ? WHERE k = ? AND at > ?");
         rebaseOutflow = c.prepareStatement("UPDATE velocity_outflow SET cum = cum - ? WHERE k = ?");
+        lastCum = c.prepareStatement("SELECT cum FROM velocity_outflow WHERE k = ? ORDER BY at DESC, seq DESC LIMIT 1");
+        firstBase = c.prepareStatement("SELECT cum - micros FROM velocity_outflow WHERE k = ? ORDER BY at, seq LIMIT 1");
+        // at most EXPIRY_ROWS rows of a table a transaction, oldest first: a backlog (a ledger that was idle for a day)
+        // is worked off over the next transactions instead of stalling one
         expire = new PreparedStatement[] {
-            c.prepareStatement("DELETE FROM velocity_outflow WHERE at <= ?"),
-            c.prepareStatement("DELETE FROM velocity_attempt WHERE at <= ?"),
-            c.prepareStatement("DELETE FROM velocity_attempt_id WHERE at <= ?"),
-            c.prepareStatement("DELETE FROM velocity_settlement_id WHERE at <= ?"),
+            c.prepareStatement("DELETE FROM velocity_outflow WHERE (k, at, seq) IN (SELECT k, at, seq FROM "
+                    + "velocity_outflow WHERE at <= ? ORDER BY at LIMIT " + EXPIRY_ROWS + ")"),
+            c.prepareStatement("DELETE FROM velocity_attempt WHERE (k, at, seq) IN (SELECT k, at, seq FROM "
+                    + "velocity_attempt WHERE at <= ? ORDER BY at LIMIT " + EXPIRY_ROWS + ")"),
+            c.prepareStatement("DELETE FROM velocity_attempt_id WHERE id IN (SELECT id FROM velocity_attempt_id "
+                    + "WHERE at <= ? ORDER BY at LIMIT " + EXPIRY_ROWS + ")"),
+            c.prepareStatement("DELETE FROM velocity_settlement_id WHERE id IN (SELECT id FROM velocity_settlement_id "
+                    + "WHERE at <= ? ORDER BY at LIMIT " + EXPIRY_ROWS + ")"),
         };
     }
 
@@ -175,9 +189,8 @@ final class LedgerConnection implements AutoCloseable {
     // ---- one transaction ---------------------------------------------------------------------------------------
 
     /** What the database held for one key before the batch, as seen from one instant {@code t}. */
-    private record Facts(Long outflowUpper, Long outflowAfter, Long[] outflowLower, Long outflowLastCum,
-            Long outflowLastAt, Long outflowFirstBase, Long attemptUpper, Long attemptAfter, Long attemptLower,
-            Long attemptLastAt) {}
+    private record Facts(Long outflowUpper, Long outflowAfter, Long[] outflowLower, Long attemptUpper,
+            Long attemptAfter, Long attemptLower) {}
 
     /** A row the batch added to a key: its instant and value (micro-dollars; 0 for attempts). */
     private record Row(long at, long micros) {}
@@ -216,17 +229,22 @@ final class LedgerConnection implements AutoCloseable {
             }
         }
         batch.flush();
+        boolean changed = false;
         if (watermark != startWatermark) {
-            meta("watermark", watermark);
+            changed |= meta("watermark", watermark);
         }
         if (nextSeq != startSeq) {
-            meta("next_seq", nextSeq);
+            changed |= meta("next_seq", nextSeq);
         }
         if (dropped != startDropped) {
-            meta("dropped", dropped);
+            changed |= meta("dropped", dropped);
         }
-        if (watermark != Long.MIN_VALUE && (lastExpiry == Long.MIN_VALUE || watermark - lastExpiry >= EXPIRY_STEP)) {
-            expire();
+        if (changed) {
+            writeMeta.executeBatch();
+        }
+        if (watermark != Long.MIN_VALUE
+                && (expiryBacklog || lastExpiry == Long.MIN_VALUE || watermark - lastExpiry >= EXPIRY_STEP)) {
+            expiryBacklog = expire();
             lastExpiry = watermark;
         }
         c.commit();
@@ -330,7 +348,7 @@ final class LedgerConnection implements AutoCloseable {
                     long base = f.attemptUpper() != null ? f.attemptUpper()
                             : f.attemptAfter() != null ? f.attemptAfter() : 0;
                     long ord = base + countAtOrBefore(ks.attempts, t) + 1;
-                    if (after(f.attemptLastAt(), ks.attempts, t)) {
+                    if (after(f.attemptAfter() != null, ks.attempts, t)) {
                         update(shiftAttempts, key, t);
                     }
                     write(insertAttempt, key, t, seq, ord);
@@ -382,9 +400,18 @@ final class LedgerConnection implements AutoCloseable {
             for (int k = 0; k < ks.length; k++) {
                 Facts f = facts[i][k];
                 KeyState st = state(ks[k]);
-                long max = (f.outflowLastCum() == null ? 0 : f.outflowLastCum()) + st.offset + sum(st.outflow);
-                rebase[k] = f.outflowFirstBase() == null ? 0 : f.outflowFirstBase() + st.offset;
+                // the key's largest running sum now: its last row's
+                long max;
+                if (f.outflowAfter() == null) {
+                    // the database had no row after t: its last row was the last at or before t
+                    max = (f.outflowUpper() == null ? 0 : f.outflowUpper()) + st.offset + sum(st.outflow);
+                } else {
+                    flush();
+                    max = current(lastCum, ks[k]);
+                }
                 if (micros > LIMIT - max) {
+                    flush();
+                    rebase[k] = current(firstBase, ks[k]);
                     if (micros > LIMIT - (max - rebase[k])) {
                         return "the realized outflow retained for `" + ks[k].substring(2) + "` would pass 2^62 "
                                 + "micro-dollars, the most the ledger sums";
@@ -409,7 +436,7 @@ final class LedgerConnection implements AutoCloseable {
                 long base = (f.outflowUpper() != null ? f.outflowUpper()
                         : f.outflowAfter() != null ? f.outflowAfter() : 0) + st.offset;
                 long cum = base + sumAtOrBefore(st.outflow, t) + micros;
-                if (after(f.outflowLastAt(), st.outflow, t)) {
+                if (after(f.outflowAfter() != null, st.outflow, t)) {
                     flush();
                     shiftOutflow.setLong(1, micros);
                     shiftOutflow.setString(2, key);
@@ -578,8 +605,7 @@ final class LedgerConnection implements AutoCloseable {
                         int[] row = chunk.get(r);
                         facts[row[0]][row[1]] = new Facts(longOrNull(rs, 2), longOrNull(rs, 3),
                                 new Long[] {longOrNull(rs, 4), longOrNull(rs, 5), longOrNull(rs, 6)},
-                                longOrNull(rs, 7), longOrNull(rs, 8), longOrNull(rs, 9), longOrNull(rs, 10),
-                                longOrNull(rs, 11), longOrNull(rs, 12), longOrNull(rs, 13));
+                                longOrNull(rs, 7), longOrNull(rs, 8), longOrNull(rs, 9));
                     }
                 }
             }
@@ -604,27 +630,23 @@ final class LedgerConnection implements AutoCloseable {
         }
     }
 
-    /** A retried attempt: the first one's figures, or a conflict when the id was used for another withdrawal. */
+    /**
+     * A retried attempt: the first one's figures, or a conflict when the id was used for another withdrawal (another
+     * workspace, wallet or network). The instant may differ: a retry comes later, and one whose instant is the
+     * caller's clock (an action without {@code at}) has a new one each time; it is answered as of the first.
+     */
     private static Attempted retry(RecordAttempt a, Object[] row) {
         String workspace = (String) row[0];
         String wallet = (String) row[1];
         String network = (String) row[2];
-        long at = (Long) row[3];
         String text = (String) row[4];
         String refusal = (String) row[5];
-        long t;
-        try {
-            t = VelocityLedger.epochNanos(a.at());
-        } catch (IllegalArgumentException e) {
-            t = Long.MIN_VALUE;
-        }
         boolean same = workspace.equals(Uuids.lowerCase(a.workspaceId()))
-                && wallet.equals(Uuids.lowerCase(a.walletId())) && Objects.equals(network, a.networkCode())
-                && at == t;
+                && wallet.equals(Uuids.lowerCase(a.walletId())) && Objects.equals(network, a.networkCode());
         if (!same) {
             return new Attempted(true, null, "action id `" + a.actionId() + "` was already recorded for wallet `"
-                    + wallet + "` on `" + network + "` at `" + Instant.EPOCH.plusNanos(at) + "`; an id names one "
-                    + "withdrawal", false);
+                    + wallet + "` of workspace `" + workspace + "` on `" + network + "`; an id names one withdrawal",
+                    false);
         }
         return new Attempted(true, refusal != null ? Figures.refused(refusal) : Figures.of(FiguresText.read(text)),
                 null, false);
@@ -642,13 +664,9 @@ final class LedgerConnection implements AutoCloseable {
         for (long w : OUTFLOW_WINDOWS) {
             b.append(first("velocity_outflow", "cum - micros", "AND at > q.t - " + w)).append(", ");
         }
-        b.append(last("velocity_outflow", "cum", "")).append(", ");
-        b.append(last("velocity_outflow", "at", "")).append(", ");
-        b.append(first("velocity_outflow", "cum - micros", "")).append(", ");
         b.append(last("velocity_attempt", "ord", "AND at <= q.t")).append(", ");
         b.append(first("velocity_attempt", "ord - 1", "AND at > q.t")).append(", ");
-        b.append(first("velocity_attempt", "ord - 1", "AND at > q.t - " + HOUR)).append(", ");
-        b.append(last("velocity_attempt", "at", ""));
+        b.append(first("velocity_attempt", "ord - 1", "AND at > q.t - " + HOUR));
         return b.append(" FROM q").toString();
     }
 
@@ -667,6 +685,14 @@ final class LedgerConnection implements AutoCloseable {
     /** The prepared size for {@code n} rows: the next power of two, so a few statements serve every size. */
     private static int bucket(int n) {
         return n <= 1 ? 1 : Integer.highestOneBit(n - 1) << 1;
+    }
+
+    /** A key's value as the database holds it now (pending writes sent): the last row's sum, or the first's base. */
+    private static long current(PreparedStatement p, String key) throws SQLException {
+        p.setString(1, key);
+        try (ResultSet r = p.executeQuery()) {
+            return r.next() ? r.getLong(1) : 0;
+        }
     }
 
     private static long countAtOrBefore(List<Row> rows, long t) {
@@ -698,8 +724,8 @@ final class LedgerConnection implements AutoCloseable {
     }
 
     /** Whether the key has a row after {@code t}: in the database before the batch, or added by it. */
-    private static boolean after(Long lastAt, List<Row> rows, long t) {
-        if (lastAt != null && lastAt > t) {
+    private static boolean after(boolean inDatabase, List<Row> rows, long t) {
+        if (inDatabase) {
             return true;
         }
         for (Row r : rows) {
@@ -737,21 +763,26 @@ final class LedgerConnection implements AutoCloseable {
         }
     }
 
-    private void meta(String name, long value) throws SQLException {
+    private boolean meta(String name, long value) throws SQLException {
         writeMeta.setLong(1, value);
         writeMeta.setString(2, name);
-        writeMeta.executeUpdate();
+        writeMeta.addBatch();
+        return true;
     }
 
-    private void expire() throws SQLException {
+    /** Deletes expired rows, at most {@link #EXPIRY_ROWS} a table; whether a table had more. */
+    private boolean expire() throws SQLException {
         long earliestQuery = watermark - lateness;
         long[] bounds = {earliestQuery - 24 * HOUR, earliestQuery - HOUR, earliestQuery - 24 * HOUR,
             earliestQuery - 24 * HOUR};
+        boolean more = false;
         for (int i = 0; i < expire.length; i++) {
             expire[i].setLong(1, bounds[i]);
-            expire[i].executeUpdate();
+            more |= expire[i].executeUpdate() >= EXPIRY_ROWS;
         }
+        return more;
     }
+
 
     private void advance(long t) {
         if (t > watermark) {
