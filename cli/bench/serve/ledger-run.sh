@@ -3,12 +3,14 @@
 # on 127.0.0.1 under wrk at 32 connections, velocity derived for every withdrawal, every attempt and settlement
 # committed (fsync) before its answer; three servers one after the other: no ledger, SQLite, PostgreSQL. Needs
 # cli/target/custody.jar, wrk and PostgreSQL (Debian: apt-get install wrk postgresql). From the repository root:
-#   cli/bench/serve/ledger-run.sh [DURATION] [WARMUP] [STORES]
+#   cli/bench/serve/ledger-run.sh [DURATION] [WARMUP] [STORES] [EVERY]
 # e.g. cli/bench/serve/ledger-run.sh 30s 30s "no-ledger sqlite-full sqlite-normal postgresql"
 set -eu
 DURATION=${1:-30s}
 WARMUP=${2:-30s}
 STORES=${3:-no-ledger sqlite-full sqlite-normal postgresql}
+# every EVERY-th request a settlement (0: decisions only)
+EVERY=${4:-4}
 ACTIONS=examples/actions/stream.jsonl
 HERE=$(dirname "$0")
 JAR=cli/target/custody.jar
@@ -37,10 +39,10 @@ one() { # NAME [--ledger URL]
   java -jar "$JAR" serve --policies examples/policies --addr "127.0.0.1:$PORT" "$@" 2>"$WORK/$name.err" &
   SERVER=$!
   for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$PORT/ready" >/dev/null 2>&1 && break; sleep 0.1; done
-  wrk -t1 -c32 -d"$WARMUP" -s "$HERE/ledger.lua" "http://127.0.0.1:$PORT" -- "$ACTIONS" "warm-$name" >/dev/null
+  wrk -t1 -c32 -d"$WARMUP" -s "$HERE/ledger.lua" "http://127.0.0.1:$PORT" -- "$ACTIONS" "warm-$name" 0 "$EVERY" >/dev/null
   before=$(awk '{print $14 + $15}' "/proc/$SERVER/stat")
   echo "== $name: wrk -t1 -c32 -d$DURATION; load: $(cut -d' ' -f1-3 /proc/loadavg)"
-  wrk -t1 -c32 -d"$DURATION" --latency -s "$HERE/ledger.lua" "http://127.0.0.1:$PORT" -- "$ACTIONS" "$name" 86400 \
+  wrk -t1 -c32 -d"$DURATION" --latency -s "$HERE/ledger.lua" "http://127.0.0.1:$PORT" -- "$ACTIONS" "$name" 86400 "$EVERY" \
     > "$WORK/$name.wrk"
   after=$(awk '{print $14 + $15}' "/proc/$SERVER/stat")
   grep -vE '^ +[0-9.]+%|Latency Distribution|Thread Stats|Latency  |Req/Sec|Transfer/sec' "$WORK/$name.wrk"

@@ -2,14 +2,16 @@
 -- velocity sections taken out (the server derives them from its ledger), each with a new action id and an instant
 -- 10 ms after the one before, so every request is a new attempt; every 4th request is instead the settlement
 -- (executed) of the withdrawal before it, to /v1/settlements. Use with -t1 (one counter, instants in order):
---   wrk -t1 -c32 -d20s --latency -s ledger.lua http://127.0.0.1:8181 -- examples/actions/stream.jsonl RUN [START]
+--   wrk -t1 -c32 -d20s --latency -s ledger.lua http://127.0.0.1:8181 -- examples/actions/stream.jsonl RUN [START] [EVERY]
 -- RUN names the run, so that two runs on one store do not reuse ids; START (seconds, default 0) moves its instants
--- after those of an earlier run on the same store (a run that went back in time would record every attempt late).
+-- after those of an earlier run on the same store (a run that went back in time would record every attempt late);
+-- EVERY (default 4) makes every EVERY-th request a settlement, 0 none.
 local bodies = {}
 local n = 0
 local run = "r"
 local base = 1793577600 -- 2026-11-02T00:00:00Z
 local last
+local every = 4
 
 function init(args)
   for line in io.lines(args[1]) do
@@ -20,6 +22,7 @@ function init(args)
   end
   run = args[2] or tostring(os.time())
   base = base + tonumber(args[3] or "0")
+  every = tonumber(args[4] or "4")
 end
 
 local function instant(k)
@@ -30,7 +33,7 @@ end
 function request()
   n = n + 1
   local at = instant(n)
-  if n % 4 == 0 and last then
+  if every > 0 and n % every == 0 and last then
     local s = string.format('{"event": "withdrawal.settled", "id": "s-%s-%d", "wallet_id": "%s", '
       .. '"workspace_id": "%s", "network_code": "%s", "value_usd": %s, "status": "executed", "at": "%s"}',
       run, n, last.wallet, last.workspace, last.network, last.value, at)
@@ -46,9 +49,10 @@ function request()
 end
 
 function done(summary, latency, requests)
+  local share = every > 0 and 1 / every or 0
   io.write(string.format("requests %d in %.1f s: %.0f/s (decisions %.0f/s, settlements %.0f/s)\n", summary.requests,
     summary.duration / 1e6, summary.requests / (summary.duration / 1e6),
-    summary.requests * 0.75 / (summary.duration / 1e6), summary.requests * 0.25 / (summary.duration / 1e6)))
+    summary.requests * (1 - share) / (summary.duration / 1e6), summary.requests * share / (summary.duration / 1e6)))
   for _, p in ipairs({ 50, 90, 99, 99.9 }) do
     io.write(string.format("p%g %.2f ms\n", p, latency:percentile(p) / 1000))
   end
