@@ -41,7 +41,7 @@ one() { # NAME [--ledger URL]
   for _ in $(seq 1 200); do curl -sf "http://127.0.0.1:$PORT/ready" >/dev/null 2>&1 && break; sleep 0.1; done
   wrk -t1 -c32 -d"$WARMUP" -s "$HERE/ledger.lua" "http://127.0.0.1:$PORT" -- "$ACTIONS" "warm-$name" 0 "$EVERY" >/dev/null
   before=$(awk '{print $14 + $15}' "/proc/$SERVER/stat")
-  echo "== $name: wrk -t1 -c32 -d$DURATION; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "== $name: wrk -t1 -c32 -d$DURATION, $( [ "$EVERY" = 0 ] && echo "decisions only" || echo "every ${EVERY}th request a settlement"); load: $(cut -d' ' -f1-3 /proc/loadavg)"
   wrk -t1 -c32 -d"$DURATION" --latency -s "$HERE/ledger.lua" "http://127.0.0.1:$PORT" -- "$ACTIONS" "$name" 86400 "$EVERY" \
     > "$WORK/$name.wrk"
   after=$(awk '{print $14 + $15}' "/proc/$SERVER/stat")
