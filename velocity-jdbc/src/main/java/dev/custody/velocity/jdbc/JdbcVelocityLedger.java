@@ -614,7 +614,7 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
             Connection c = dataSource.getConnection();
             try {
                 Dialect d = Dialect.of(c);
-                connection = new LedgerConnection(c, d, lateness, powerLossSafe);
+                connection = setUp(c, d);
                 dialect = d;
             } catch (SQLException | RuntimeException e) {
                 try {
@@ -626,6 +626,34 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
             }
         }
         return connection;
+    }
+
+    /**
+     * Configures the connection and migrates the schema, trying again for up to a second when another process or
+     * ledger holds the database at that moment: two SQLite ledgers opening a new file at once contend for its switch
+     * to WAL mode, which SQLite answers SQLITE_BUSY at once, without waiting out its busy time-out.
+     */
+    private LedgerConnection setUp(Connection c, Dialect d) throws SQLException {
+        for (int tries = 1;; tries++) {
+            try {
+                return new LedgerConnection(c, d, lateness, powerLossSafe);
+            } catch (SQLException e) {
+                if (tries == 20 || d != Dialect.SQLITE || !String.valueOf(e.getMessage()).contains("SQLITE_BUSY")) {
+                    throw e;
+                }
+                try {
+                    c.rollback();
+                } catch (SQLException ignored) {
+                    // not in a transaction
+                }
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException ie) {
+                    Thread.currentThread().interrupt();
+                    throw e;
+                }
+            }
+        }
     }
 
     private void closeConnection() {
@@ -650,7 +678,9 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
     private static String oneLine(Throwable t) {
         String m = t.getMessage();
         String line = m == null ? t.getClass().getSimpleName() : m.lines().findFirst().orElse(m);
-        return line.isEmpty() ? line : Character.toLowerCase(line.charAt(0)) + line.substring(1);
+        // "Connection refused" reads as the rest of a message; "ERROR: …" and "SQL error" keep their capitals
+        boolean word = line.length() > 1 && Character.isUpperCase(line.charAt(0)) && Character.isLowerCase(line.charAt(1));
+        return word ? Character.toLowerCase(line.charAt(0)) + line.substring(1) : line;
     }
 
     /** Builds a {@link JdbcVelocityLedger}. Not thread-safe; the ledger it builds is. */

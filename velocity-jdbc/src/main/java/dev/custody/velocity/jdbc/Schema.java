@@ -28,6 +28,9 @@ final class Schema {
             new Migration(1, "outflow and attempt entries with running sums; ids of attempts and settlements",
                     Dialect::version1));
 
+    private static final String HISTORY = "CREATE TABLE IF NOT EXISTS velocity_schema (version INTEGER PRIMARY KEY, "
+            + "description TEXT NOT NULL, applied_at TEXT NOT NULL)";
+
     private Schema() {}
 
     /**
@@ -38,16 +41,21 @@ final class Schema {
      * @throws VelocityException when the database's version is newer than this library's
      */
     static int migrate(Connection c, Dialect dialect) throws SQLException {
-        c.setAutoCommit(true);
-        try (Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE IF NOT EXISTS velocity_schema (version INTEGER PRIMARY KEY, "
-                    + "description TEXT NOT NULL, applied_at TEXT NOT NULL)");
+        if (dialect == Dialect.SQLITE) {
+            // SQLite: the history table first, on its own (idempotent); then the transaction's first statement writes,
+            // so SQLite takes its write lock before any read of the history
+            c.setAutoCommit(true);
+            try (Statement s = c.createStatement()) {
+                s.execute(HISTORY);
+            }
         }
         c.setAutoCommit(false);
         try (Statement s = c.createStatement()) {
-            // the lock before any read: SQLite's first write takes its write lock, PostgreSQL's advisory lock
             if (dialect == Dialect.POSTGRESQL) {
+                // PostgreSQL: the lock before anything, even the history table: two replicas starting on a fresh
+                // database would otherwise both create it (CREATE TABLE IF NOT EXISTS races there on pg_type)
                 dialect.lock(c);
+                s.execute(HISTORY);
             } else {
                 s.executeUpdate("DELETE FROM velocity_schema WHERE version < 0");
             }
