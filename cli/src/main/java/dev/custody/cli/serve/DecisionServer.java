@@ -111,11 +111,34 @@ final class DecisionServer {
         // stop accepting; then close at once the connections with no request in the handler (idle keep-alive ones,
         // and clients still in their headers), which Jetty would otherwise wait out for their idle time-out
         connector.shutdown();
+        closeIdle();
+        // a connection whose request finishes during the drain (or whose answer had reached the client a moment
+        // before the handler saw its write complete) is idle from then on: close it too, every 20 ms, rather than
+        // let Jetty wait it out for the rest of the drain
+        Thread sweeper = new Thread(() -> {
+            while (!Thread.currentThread().isInterrupted()) {
+                closeIdle();
+                try {
+                    Thread.sleep(20);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "custody-serve-drain");
+        sweeper.setDaemon(true);
+        sweeper.start();
+        try {
+            server.stop();
+        } finally {
+            sweeper.interrupt();
+        }
+    }
+
+    private void closeIdle() {
         for (org.eclipse.jetty.io.EndPoint endPoint : connector.getConnectedEndPoints()) {
             if (!handler.busy(endPoint)) {
                 endPoint.close();
             }
         }
-        server.stop();
     }
 }
