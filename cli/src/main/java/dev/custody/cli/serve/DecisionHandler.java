@@ -449,7 +449,8 @@ final class DecisionHandler extends Handler.Abstract {
     /**
      * {@code POST /v1/settlements}: one {@code withdrawal.settled} record or an array of them, recorded in the ledger
      * in one transaction and answered after it committed: {@code {"recorded": n, "duplicates": n, "too_old": n,
-     * "refused": n, "settlements": [{"id", "status"[, "error"]}, ...]}} in the body's order. A body with a malformed
+     * "refused": n, "conflicts": n, "settlements": [{"id", "status"[, "error"]}, ...]}} in the body's order (a
+     * {@code conflict}: the id was recorded with other content, nothing recorded for it). A body with a malformed
      * record is a {@code 400} and records nothing; a ledger that does not answer is a {@code 503} (nothing is
      * acknowledged); a server without a ledger answers {@code 501}.
      */
@@ -500,8 +501,13 @@ final class DecisionHandler extends Handler.Abstract {
                 counts[((JdbcVelocityLedger.Settled) o).status().ordinal()]++;
             }
             for (JdbcVelocityLedger.Settled.Status s : JdbcVelocityLedger.Settled.Status.values()) {
-                g.writeNumberField(s.name().toLowerCase(java.util.Locale.ROOT).replace("duplicate", "duplicates"),
-                        counts[s.ordinal()]);
+                g.writeNumberField(switch (s) {
+                    case RECORDED -> "recorded";
+                    case DUPLICATE -> "duplicates";
+                    case TOO_OLD -> "too_old";
+                    case REFUSED -> "refused";
+                    case CONFLICT -> "conflicts";
+                }, counts[s.ordinal()]);
             }
             g.writeArrayFieldStart("settlements");
             for (int i = 0; i < outcomes.size(); i++) {

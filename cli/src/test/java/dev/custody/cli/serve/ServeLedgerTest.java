@@ -253,10 +253,16 @@ class ServeLedgerTest {
                 + "," + settlement("s-1", "1000.5", "2026-11-02T10:00:00Z") + "," + settlement(null, "250",
                 "2026-11-02T10:01:00Z") + "]");
         assertEquals(200, res.statusCode(), res.body());
-        assertEquals("{\"recorded\":2,\"duplicates\":1,\"too_old\":0,\"refused\":0,\"settlements\":["
+        assertEquals("{\"recorded\":2,\"duplicates\":1,\"too_old\":0,\"refused\":0,\"conflicts\":0,\"settlements\":["
                 + "{\"id\":\"s-1\",\"status\":\"recorded\"},{\"id\":\"s-1\",\"status\":\"duplicate\"},"
                 + "{\"id\":null,\"status\":\"recorded\"}]}", res.body());
         assertEquals(200, post(r, "/v1/settlements", settlement("s-1", "1000.5", "2026-11-02T10:00:00Z")).statusCode());
+        // the id again with other content (another value): a conflict, nothing recorded
+        HttpResponse<String> other = post(r, "/v1/settlements", settlement("s-1", "99", "2026-11-02T10:00:00Z"));
+        assertEquals(200, other.statusCode());
+        assertTrue(other.body().startsWith("{\"recorded\":0,\"duplicates\":0,\"too_old\":0,\"refused\":0,"
+                + "\"conflicts\":1,\"settlements\":[{\"id\":\"s-1\",\"status\":\"conflict\",\"error\":\"settlement id "
+                + "`s-1` was already recorded with other content"), other.body());
 
         // one bad element: 400, and the good ones before it are not recorded either
         HttpResponse<String> bad = post(r, "/v1/settlements", "[" + settlement("s-2", "7", "2026-11-02T10:02:00Z")

@@ -51,7 +51,7 @@ enum Dialect {
         String expireSql(String table, String key, int rows) {
             String k = key.contains(",") ? "(" + key + ")" : key;
             return "DELETE FROM " + table + " WHERE " + k + " IN (SELECT " + key + " FROM " + table
-                    + " WHERE at <= ? ORDER BY at LIMIT " + rows + ")";
+                    + " WHERE at <= ? ORDER BY " + order(key) + " LIMIT " + rows + ")";
         }
 
         @Override
@@ -76,6 +76,9 @@ enum Dialect {
          */
         @Override
         void configure(Connection c, boolean powerLossSafe) throws SQLException {
+            // the lock is taken by the transaction's first statement; under REPEATABLE READ or SERIALIZABLE (a server
+            // default or a pool's setting) its snapshot would be older than the lock, so the ledger sets READ COMMITTED
+            c.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             try (Statement s = c.createStatement()) {
                 s.execute("SET enable_seqscan = off");
             }
@@ -107,7 +110,7 @@ enum Dialect {
         @Override
         String expireSql(String table, String key, int rows) {
             return "DELETE FROM " + table + " WHERE ctid = ANY (ARRAY (SELECT ctid FROM " + table
-                    + " WHERE at <= ? ORDER BY at LIMIT " + rows + "))";
+                    + " WHERE at <= ? ORDER BY " + order(key) + " LIMIT " + rows + "))";
         }
 
         @Override
@@ -135,6 +138,14 @@ enum Dialect {
 
     /** Takes the ledger's lock for the rest of the transaction: the first statement of every transaction. */
     abstract void lock(Connection c) throws SQLException;
+
+    /**
+     * The order expiry deletes in: a key's rows go in their {@code (at, seq)} order, so what is left of a key is always
+     * a suffix of it (a row deleted from the middle of equal instants would break the running sums' differences).
+     */
+    private static String order(String key) {
+        return key.contains("seq") ? "at, seq" : "at";
+    }
 
     /** Deletes up to {@code rows} rows of a table at or before an instant (the parameter), oldest first. */
     abstract String expireSql(String table, String key, int rows);
@@ -182,7 +193,8 @@ enum Dialect {
                 "CREATE TABLE velocity_attempt_id (id TEXT PRIMARY KEY, at BIGINT NOT NULL, workspace_id TEXT NOT NULL, "
                         + "wallet_id TEXT NOT NULL, network_code TEXT, figures TEXT, refusal TEXT)" + clustered,
                 "CREATE INDEX velocity_attempt_id_at ON velocity_attempt_id (at)",
-                "CREATE TABLE velocity_settlement_id (id TEXT PRIMARY KEY, at BIGINT NOT NULL)" + clustered,
+                "CREATE TABLE velocity_settlement_id (id TEXT PRIMARY KEY, at BIGINT NOT NULL, content TEXT NOT NULL)"
+                        + clustered,
                 "CREATE INDEX velocity_settlement_id_at ON velocity_settlement_id (at)");
     }
 

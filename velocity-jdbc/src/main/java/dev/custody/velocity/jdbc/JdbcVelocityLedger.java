@@ -246,9 +246,10 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
      * @param retry whether its action id had already been recorded: nothing was recorded now, and {@code figures}
      *     are those the first attempt was given
      * @param figures the figures before the attempt (or its refusal); null only with a {@code conflict}
-     * @param conflict non-null when the id had been recorded for another withdrawal (its wallet, workspace or network
-     *     differ; a retry's instant may differ, it is answered as of the first): nothing was recorded, and the action
-     *     must be denied
+     * @param conflict non-null when the attempt cannot be recorded as given: its id had been recorded for another
+     *     withdrawal (its wallet, workspace or network differ; a retry's instant may differ, it is answered as of the
+     *     first), or an id or key cannot be held (a NUL, a lone surrogate, over 512 characters). Nothing was recorded,
+     *     and the action must be denied
      * @param recorded whether an attempt was counted now (false for a retry, a conflict, and an attempt too old to
      *     fall in any window, which the in-memory ledger drops too)
      */
@@ -283,7 +284,13 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
              */
             TOO_OLD,
             /** The running sums of its keys would overflow ({@code refusal} says which); nothing was recorded. */
-            REFUSED
+            REFUSED,
+            /**
+             * Its id had been recorded with other content (keys, value, status or instant; {@code refusal} says what):
+             * nothing was recorded. A settlement id names one settlement; a second state of one withdrawal under the
+             * same id is refused, never silently ignored.
+             */
+            CONFLICT
         }
     }
 
@@ -291,8 +298,9 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
      * Applies the operations in order, in one transaction, and returns their outcomes in the same order, once
      * committed.
      *
-     * @throws IllegalArgumentException when a settlement's value or instant is out of the ledger's range (checked
-     *     before anything is recorded)
+     * @throws IllegalArgumentException when a settlement's value or instant is out of the ledger's range, or one of
+     *     its ids cannot be held (a NUL, a lone surrogate, over 512 characters); checked before anything is recorded.
+     *     An attempt with such an id is refused alone (its {@link Attempted#conflict()}).
      * @throws VelocityException when the ledger cannot answer (database down, time-out, closed): nothing may be
      *     assumed recorded
      */
@@ -302,6 +310,13 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
             if (op instanceof RecordSettlement s) {
                 VelocityLedger.epochNanos(s.settlement().at());
                 VelocityLedger.microDollars(s.settlement().valueUsd());
+                Settlement st = s.settlement();
+                for (String text : new String[] {st.id(), st.workspaceId(), st.walletId(), st.networkCode()}) {
+                    String problem = text == null ? null : LedgerText.problem(text);
+                    if (problem != null) {
+                        throw new IllegalArgumentException(problem);
+                    }
+                }
             }
         }
         if (ops.isEmpty()) {

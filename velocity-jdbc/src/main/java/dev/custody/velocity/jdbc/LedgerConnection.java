@@ -106,14 +106,14 @@ final class LedgerConnection implements AutoCloseable {
         this.lateness = lateness.toNanos();
         c.setAutoCommit(true); // SQLite changes its journal mode outside a transaction only
         dialect.configure(c, powerLossSafe);
-        Schema.migrate(c, dialect); // leaves the connection in manual-commit mode
+        Schema.migrate(c, dialect, this.lateness); // leaves the connection in manual-commit mode
         readMeta = c.prepareStatement("SELECT name, value FROM velocity_meta");
         writeMeta = c.prepareStatement("UPDATE velocity_meta SET value = ? WHERE name = ?");
         insertAttemptId = c.prepareStatement("INSERT INTO velocity_attempt_id (id, at, workspace_id, wallet_id, "
                 + "network_code, figures, refusal) VALUES (?, ?, ?, ?, ?, ?, ?)");
         insertAttempt = c.prepareStatement("INSERT INTO velocity_attempt (k, at, seq, ord) VALUES (?, ?, ?, ?)");
         shiftAttempts = c.prepareStatement("UPDATE velocity_attempt SET ord = ord + 1 WHERE k = ? AND at > ?");
-        insertSettlementId = c.prepareStatement("INSERT INTO velocity_settlement_id (id, at) VALUES (?, ?)");
+        insertSettlementId = c.prepareStatement("INSERT INTO velocity_settlement_id (id, at, content) VALUES (?, ?, ?)");
         insertOutflow = c.prepareStatement("INSERT INTO velocity_outflow (k, at, seq, micros, cum) VALUES (?, ?, ?, ?, ?)");
         shiftOutflow = c.prepareStatement("UPDATE velocity_outflow SET cum = cum + ? WHERE k = ? AND at > ?");
         rebaseOutflow = c.prepareStatement("UPDATE velocity_outflow SET cum = cum - ? WHERE k = ?");
@@ -265,10 +265,11 @@ final class LedgerConnection implements AutoCloseable {
         private final Map<String, KeyState> state = new HashMap<>();
         /** Attempt ids recorded before the batch: id → the row's columns. */
         private final Map<String, Object[]> storedAttempts;
-        private final Set<String> storedSettlements;
+        /** Settlement ids recorded before the batch: id → the content recorded. */
+        private final Map<String, String> storedSettlements;
         /** Ids the batch recorded: attempt id → the row's columns; settlement ids. */
         private final Map<String, Object[]> newAttempts = new HashMap<>();
-        private final Set<String> newSettlements = new java.util.HashSet<>();
+        private final Map<String, String> newSettlements = new HashMap<>();
         private final List<Write> writes = new ArrayList<>();
 
         Batch(List<Operation> ops) throws SQLException {
@@ -304,6 +305,13 @@ final class LedgerConnection implements AutoCloseable {
                 } catch (IllegalArgumentException e) {
                     keys[i] = null; // out of range: nothing to read, the operation is refused
                 }
+                if (op instanceof RecordAttempt a && (a.actionId() != null && LedgerText.problem(a.actionId()) != null
+                        || keyProblem(keys[i]) != null)) {
+                    keys[i] = null; // refused below, before any statement could fail the whole transaction
+                    if (a.actionId() != null) {
+                        attemptIds.remove(a.actionId());
+                    }
+                }
             }
             storedAttempts = storedAttempts(attemptIds);
             storedSettlements = storedSettlements(settlementIds);
@@ -327,6 +335,13 @@ final class LedgerConnection implements AutoCloseable {
         }
 
         Attempted attempt(int i, RecordAttempt a) throws SQLException {
+            String bad = a.actionId() == null ? null : LedgerText.problem(a.actionId());
+            if (bad == null) {
+                bad = keyProblem(keys(a.workspaceId(), a.walletId(), a.networkCode()));
+            }
+            if (bad != null) {
+                return new Attempted(false, null, bad, false); // not recordable as given: the action is denied
+            }
             if (a.actionId() != null) {
                 Object[] row = newAttempts.containsKey(a.actionId()) ? newAttempts.get(a.actionId())
                         : storedAttempts.get(a.actionId());
@@ -370,8 +385,17 @@ final class LedgerConnection implements AutoCloseable {
         }
 
         Settled settle(int i, Settlement s) throws SQLException {
-            if (s.id() != null && (storedSettlements.contains(s.id()) || newSettlements.contains(s.id()))) {
-                return new Settled(Settled.Status.DUPLICATE, null);
+            String content = content(s);
+            if (s.id() != null) {
+                String recorded = newSettlements.containsKey(s.id()) ? newSettlements.get(s.id())
+                        : storedSettlements.get(s.id());
+                if (recorded != null) {
+                    // the same record again is a duplicate; other content under the id is refused, never ignored
+                    // (a `failed` then `executed` under one id must not leave the outflow uncounted unseen)
+                    return recorded.equals(content) ? new Settled(Settled.Status.DUPLICATE, null)
+                            : new Settled(Settled.Status.CONFLICT, "settlement id `" + s.id() + "` was already "
+                                    + "recorded with other content (" + recorded + "); an id names one settlement");
+                }
             }
             long t = instants[i]; // the instant and the value were checked before the transaction
             long micros = VelocityLedger.microDollars(s.valueUsd());
@@ -389,8 +413,8 @@ final class LedgerConnection implements AutoCloseable {
                 }
             }
             if (s.id() != null) {
-                newSettlements.add(s.id());
-                write(insertSettlementId, s.id(), t);
+                newSettlements.put(s.id(), content);
+                write(insertSettlementId, s.id(), t, content);
             }
             return new Settled(status, null);
         }
@@ -556,17 +580,17 @@ final class LedgerConnection implements AutoCloseable {
             return out;
         }
 
-        private Set<String> storedSettlements(List<String> ids) throws SQLException {
-            Set<String> out = new java.util.HashSet<>();
+        private Map<String, String> storedSettlements(List<String> ids) throws SQLException {
+            Map<String, String> out = new HashMap<>();
             List<String> distinct = new ArrayList<>(new LinkedHashSet<>(ids));
             for (int from = 0; from < distinct.size(); from += CHUNK) {
                 List<String> chunk = distinct.subList(from, Math.min(distinct.size(), from + CHUNK));
                 PreparedStatement p = idQuery(settlementIdQueries, chunk.size(),
-                        "SELECT id FROM velocity_settlement_id WHERE id IN ");
+                        "SELECT id, content FROM velocity_settlement_id WHERE id IN ");
                 bindIds(p, chunk);
                 try (ResultSet r = p.executeQuery()) {
                     while (r.next()) {
-                        out.add(r.getString(1));
+                        out.put(r.getString(1), r.getString(2));
                     }
                 }
             }
@@ -633,6 +657,12 @@ final class LedgerConnection implements AutoCloseable {
         }
     }
 
+    /** What identifies a settlement's content: its keys, value, status and instant, as the ledger holds them. */
+    private static String content(Settlement s) {
+        return Uuids.lowerCase(s.workspaceId()) + " " + Uuids.lowerCase(s.walletId()) + " " + s.networkCode() + " "
+                + VelocityLedger.microDollars(s.valueUsd()) + " " + s.status().wireName() + " " + s.at();
+    }
+
     /**
      * A retried attempt: the first one's figures, or a conflict when the id was used for another withdrawal (another
      * workspace, wallet or network). The instant may differ: a retry comes later, and one whose instant is the
@@ -653,6 +683,20 @@ final class LedgerConnection implements AutoCloseable {
         }
         return new Attempted(true, refusal != null ? Figures.refused(refusal) : Figures.of(FiguresText.read(text)),
                 null, false);
+    }
+
+    /** Why one of a withdrawal's keys cannot be held (see {@link LedgerText}), or null. */
+    private static String keyProblem(String[] keys) {
+        if (keys == null) {
+            return null;
+        }
+        for (String k : keys) {
+            String p = LedgerText.problem(k);
+            if (p != null) {
+                return p;
+            }
+        }
+        return null;
     }
 
     /** The facts query of {@code rows} rows {@code (i, k, t)}: per row, the seeks of {@link Facts}. */

@@ -34,13 +34,44 @@ final class Schema {
     private Schema() {}
 
     /**
+     * The lateness is the database's, not a connection's: expiry deletes what no query within the lateness can reach,
+     * so a ledger with a larger lateness on the same database would get windows with rows missing (an undercount).
+     * The first ledger records its lateness; one built with another is refused.
+     */
+    private static void keepLateness(Connection c, long lateness) throws SQLException {
+        try (java.sql.PreparedStatement p = c.prepareStatement("SELECT value FROM velocity_meta WHERE name = 'lateness'")) {
+            try (ResultSet r = p.executeQuery()) {
+                if (r.next()) {
+                    long kept = r.getLong(1);
+                    if (kept != lateness) {
+                        c.rollback();
+                        throw new VelocityException("the velocity ledger in this database keeps a lateness of "
+                                + human(kept) + ", this one was built with " + human(lateness) + ": every ledger "
+                                + "(every replica) on one database needs the same lateness");
+                    }
+                    return;
+                }
+            }
+        }
+        try (java.sql.PreparedStatement p = c.prepareStatement(
+                "INSERT INTO velocity_meta (name, value) VALUES ('lateness', ?)")) {
+            p.setLong(1, lateness);
+            p.executeUpdate();
+        }
+    }
+
+    private static String human(long nanos) {
+        return java.time.Duration.ofNanos(nanos).toString().substring(2).toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
      * Brings the database to {@link #LATEST}, in one transaction; leaves the
      * connection in manual-commit mode.
      *
      * @return the version found before migrating (0 for an empty database)
      * @throws VelocityException when the database's version is newer than this library's
      */
-    static int migrate(Connection c, Dialect dialect) throws SQLException {
+    static int migrate(Connection c, Dialect dialect, long lateness) throws SQLException {
         if (dialect == Dialect.SQLITE) {
             // SQLite: the history table first, on its own (idempotent); then the transaction's first statement writes,
             // so SQLite takes its write lock before any read of the history
@@ -84,6 +115,7 @@ final class Schema {
                     p.executeUpdate();
                 }
             }
+            keepLateness(c, lateness);
             c.commit();
             return found;
         } catch (SQLException | RuntimeException e) {
