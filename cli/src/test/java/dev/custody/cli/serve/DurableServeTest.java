@@ -5,23 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.custody.cli.Cli;
-import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.ExitCode;
 import dev.custody.cli.Fixtures;
-import dev.custody.cli.main.Custody;
-import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code custody serve --decision-log-mode durable} in-process: a {@code 200} means the decision is in the log file
@@ -33,26 +26,18 @@ class DurableServeTest {
     @TempDir
     Path dir;
 
-    private final List<ServeCommand.Running> started = new ArrayList<>();
+    private final InProcessServers servers = new InProcessServers();
 
     @AfterEach
     void stopAll() throws Exception {
-        for (ServeCommand.Running r : started) {
-            r.stop();
-        }
+        servers.stopAll();
     }
 
     private ServeCommand.Running serve(String... args) throws Exception {
-        CliEnvironment environment = new CliEnvironment(InputStream.nullInputStream(), new PrintWriter(new StringWriter()),
-                new PrintWriter(new StringWriter(), true), Clock.systemUTC(), false, false);
-        CommandLine cl = Custody.commandLine(environment, "serve");
-        List<String> full = new ArrayList<>(List.of("serve", "--addr", "127.0.0.1:0",
-                "--policies", Files.writeString(dir.resolve("limits.yaml"), Fixtures.LIMITS_YAML).toString()));
+        List<String> full = new ArrayList<>(List.of("--policies",
+                Files.writeString(dir.resolve("limits.yaml"), Fixtures.LIMITS_YAML).toString()));
         full.addAll(List.of(args));
-        CommandLine.ParseResult parsed = cl.parseArgs(full.toArray(String[]::new));
-        ServeCommand.Running running = ((ServeCommand) parsed.subcommand().commandSpec().userObject()).start();
-        started.add(running);
-        return running;
+        return servers.start(full.toArray(String[]::new));
     }
 
     private static List<String> loggedIds(Path log) throws Exception {

@@ -10,20 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.custody.cli.Cli;
-import dev.custody.cli.CliEnvironment;
 import dev.custody.cli.ExitCode;
-import dev.custody.cli.main.Custody;
 import dev.custody.engine.velocity.Velocity;
 import dev.custody.velocity.jdbc.JdbcVelocityLedger;
 import dev.custody.velocity.jdbc.testing.PostgresServer;
-import java.io.InputStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -39,7 +33,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import picocli.CommandLine;
 
 /**
  * {@code custody serve --ledger} in process, on real SQLite and real PostgreSQL (issue 33, item 3): records equal
@@ -52,26 +45,15 @@ class ServeLedgerTest {
     @TempDir
     Path dir;
 
-    private final List<ServeCommand.Running> started = new ArrayList<>();
+    private final InProcessServers servers = new InProcessServers();
 
     @AfterEach
     void stopAll() throws Exception {
-        for (ServeCommand.Running r : started) {
-            r.stop();
-        }
+        servers.stopAll();
     }
 
     private ServeCommand.Running serve(String... args) throws Exception {
-        CliEnvironment environment = new CliEnvironment(InputStream.nullInputStream(), new PrintWriter(new StringWriter()),
-                new PrintWriter(new StringWriter(), true), Clock.systemUTC(), false, false);
-        CommandLine cl = Custody.commandLine(environment, "serve");
-        List<String> full = new ArrayList<>(List.of("serve", "--addr", "127.0.0.1:0"));
-        full.addAll(List.of(args));
-        ServeCommand command = (ServeCommand) cl.parseArgs(full.toArray(String[]::new)).subcommand().commandSpec()
-                .userObject();
-        ServeCommand.Running running = command.start();
-        started.add(running);
-        return running;
+        return servers.start(args);
     }
 
     private Path tight() throws Exception {
