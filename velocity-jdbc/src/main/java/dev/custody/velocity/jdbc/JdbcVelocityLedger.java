@@ -82,6 +82,8 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
     private static final long RETRY_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     private static final long PROBE_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final int MAX_QUEUED = 100_000;
+    /** SQLite's result code for a database held by another connection. */
+    private static final int SQLITE_BUSY = 5;
 
     private final DataSource dataSource;
     private final AutoCloseable owned;
@@ -653,7 +655,8 @@ public final class JdbcVelocityLedger implements VelocitySource, AutoCloseable {
             try {
                 return new LedgerConnection(c, d, lateness, powerLossSafe);
             } catch (SQLException e) {
-                if (tries == 20 || d != Dialect.SQLITE || !String.valueOf(e.getMessage()).contains("SQLITE_BUSY")) {
+                // SQLite's result code, primary part (extended codes such as SQLITE_BUSY_SNAPSHOT keep it in the low byte)
+                if (tries == 20 || d != Dialect.SQLITE || (e.getErrorCode() & 0xff) != SQLITE_BUSY) {
                     throw e;
                 }
                 try {
