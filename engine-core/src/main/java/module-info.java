@@ -9,8 +9,11 @@
  *
  * <p>Exported only to the project's own tools (the {@code custody} CLI, the analysis and the Spark modules), by
  * name: reading action JSON and checking payloads ({@code check}), the compiler and its cost model
- * ({@code compile}), coverage, policy files ({@code files}), validation ({@code validate}) and stream replay
+ * ({@code compile}), coverage, policy files ({@code files}), validation ({@code validate}), the text of messages
+ * ({@code text}: suggestions, printable input), the renderings of diagnostics ({@code format}) and stream replay
  * ({@code replay}). {@code internal.*} is exported to no one.
+ *
+ * <p>The packages are layered without cycles (docs/design.md §9.1; {@code LayersTest} holds it).
  *
  * <p>cel-java 0.14.0 (and its Guava, Protobuf, ANTLR and RE2/J) cannot be named modules: its jars split packages
  * ({@code dev.cel.common} lies in five of them). They stay on the class path, and this module reads the class
@@ -42,4 +45,6 @@ module dev.custody.engine {
     exports dev.custody.engine.replay to dev.custody.cli, dev.custody.spark;
     exports dev.custody.engine.selection to dev.custody.cli, dev.custody.analysis, dev.custody.spark;
     exports dev.custody.engine.validate to dev.custody.cli, dev.custody.analysis, dev.custody.spark;
+    exports dev.custody.engine.text to dev.custody.cli, dev.custody.analysis, dev.custody.spark;
+    exports dev.custody.engine.format to dev.custody.cli, dev.custody.analysis, dev.custody.spark;
 }

@@ -13,7 +13,7 @@ import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.files.SourcedPolicy;
 import dev.custody.engine.compile.RuleCompiler;
-import dev.custody.engine.selection.DocumentSelection;
+import dev.custody.engine.files.DocumentSelection;
 import dev.custody.engine.selection.SelectedRule;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.ArrayList;

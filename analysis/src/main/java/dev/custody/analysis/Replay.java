@@ -23,7 +23,7 @@ final class Replay {
     private final PolicyEngine engine;
 
     Replay(PolicySet set, RuleCompiler compiler) {
-        this.engine = PolicyEngine.builder(FilePolicySource.of(set.documents()))
+        this.engine = PolicyEngine.builder(FilePolicySource.of(set.documents())::policies)
                 .timeBudget(Duration.ofSeconds(10)).build();
     }
 

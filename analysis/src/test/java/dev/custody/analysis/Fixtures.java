@@ -47,7 +47,7 @@ final class Fixtures {
 
     /** The engine a service would embed, over the set's documents. */
     static PolicyEngine engine(PolicySet set) {
-        return PolicyEngine.builder(FilePolicySource.of(set.documents())).build();
+        return PolicyEngine.builder(FilePolicySource.of(set.documents())::policies).build();
     }
 
     /** The engine's decision for an action given as a map (a witness); fails the test when it does not read. */

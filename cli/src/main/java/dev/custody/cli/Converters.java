@@ -1,6 +1,6 @@
 package dev.custody.cli;
 
-import dev.custody.engine.validate.Suggestions;
+import dev.custody.engine.text.Suggestions;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.TriggerAction;
 import java.time.Duration;

@@ -52,7 +52,7 @@ public final class LibrarySubject implements ConformanceSubject {
         if (!request.policiesJson().isBlank() && !request.policiesJson().strip().equals("[]")) {
             documents = List.of(PolicyReader.parse(request.policiesJson(), request.policiesFileName()));
         }
-        PolicyEngine.Builder engine = PolicyEngine.builder(FilePolicySource.of(documents));
+        PolicyEngine.Builder engine = PolicyEngine.builder(FilePolicySource.of(documents)::policies);
         if (request.now() != null) {
             engine.clock(Clock.fixed(request.now(), ZoneOffset.UTC));
         }

@@ -1,6 +1,5 @@
 package dev.custody.engine;
 
-import dev.custody.engine.internal.access.EngineAccess;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.List;
 import java.util.Objects;
@@ -22,9 +21,10 @@ import java.util.Objects;
  * DENY caused by a rule (a rule error, or the budget running out in a rule), they name that rule and
  * {@code reason} is null; for other fail-closed DENYs and for NO_MATCH they are null.
  *
- * <p>Only the engine makes decisions: the factories are not part of the API (engine-core's own code reaches them
- * through a package its module exports to no one), and they keep the combinations consistent: a failure is always
- * a DENY, a match always names its rule. Immutable and thread-safe. {@link #equals} compares every field, elapsed time included; {@link #sameAs} compares what two
+ * <p>Only the engine decides: the factories of ALLOW, DENY-by-rule and NO_MATCH are package-private (the evaluator,
+ * in this package, calls them), and they keep the combinations consistent: a failure is always a DENY, a match
+ * always names its rule. What code outside the engine can make is a refusal ({@link #refused}): a fail-closed
+ * DENY, for an action that a caller denies before the engine sees it. Immutable and thread-safe. {@link #equals} compares every field, elapsed time included; {@link #sameAs} compares what two
  * decisions say.
  */
 public final class Decision {
@@ -39,29 +39,6 @@ public final class Decision {
     private final long elapsedNanos;
     private final List<TraceEntry> trace;
     private final String bundleRevision;
-
-    static {
-        EngineAccess.install(new EngineAccess.Decisions() {
-            @Override
-            public Decision matched(String actionId, TriggerAction action, Outcome outcome, String policyId,
-                    String ruleId, String reason, long elapsedNanos, List<TraceEntry> trace, String bundleRevision) {
-                return Decision.matched(actionId, action, outcome, policyId, ruleId, reason, elapsedNanos, trace,
-                        bundleRevision);
-            }
-
-            @Override
-            public Decision noMatch(String actionId, TriggerAction action, long elapsedNanos, List<TraceEntry> trace,
-                    String bundleRevision) {
-                return Decision.noMatch(actionId, action, elapsedNanos, trace, bundleRevision);
-            }
-
-            @Override
-            public Decision failClosed(String actionId, TriggerAction action, FailureKind failure, String error,
-                    String policyId, String ruleId, long elapsedNanos, List<TraceEntry> trace) {
-                return Decision.failClosed(actionId, action, failure, error, policyId, ruleId, elapsedNanos, trace);
-            }
-        });
-    }
 
     private Decision(String actionId, TriggerAction action, Outcome outcome, String policyId, String ruleId,
             String reason, FailureKind failure, String error, long elapsedNanos, List<TraceEntry> trace) {
@@ -138,6 +115,18 @@ public final class Decision {
             String policyId, String ruleId, long elapsedNanos, List<TraceEntry> trace) {
         return new Decision(actionId, action, Outcome.DENY, policyId, ruleId, null,
                 Objects.requireNonNull(failure, "failure"), Objects.requireNonNull(error, "error"), elapsedNanos, trace);
+    }
+
+    /**
+     * A fail-closed DENY made outside the engine, by code that refuses an action before any rule is evaluated: a
+     * velocity ledger that cannot answer ({@link FailureKind#LEDGER}), a settlement or a velocity figure refused
+     * ({@link FailureKind#MALFORMED_ACTION}). It names no rule and no bundle; it can only deny, so it cannot stand
+     * in for a decision of the engine's rules.
+     *
+     * @param error one line saying what failed
+     */
+    public static Decision refused(String actionId, TriggerAction action, FailureKind failure, String error) {
+        return failClosed(actionId, action, failure, error, 0);
     }
 
     /** The action's id, echoed; may be null. */

@@ -11,13 +11,11 @@ import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.compile.RuleCompiler;
-import dev.custody.engine.coverage.CoverageHook;
 import dev.custody.engine.coverage.EvaluationObserver;
 import dev.custody.engine.coverage.ObservedRule;
 import dev.custody.engine.internal.bundle.BoundRule;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.internal.eval.Evaluator;
 import dev.custody.engine.FailureKind;
 import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.payload.Action;
@@ -30,7 +28,6 @@ import java.util.ArrayList;
 import java.util.List;
 import dev.custody.engine.schema.Uuids;
 import java.util.Objects;
-import java.util.function.BiConsumer;
 
 /**
  * The engine: decides actions of a workspace against its active policies, fail-closed, with the workspace's
@@ -91,8 +88,9 @@ import java.util.function.BiConsumer;
  * bundle load, synchronously, on the deciding thread; the decision log and the metrics are observers. They cannot
  * change a decision (what they throw is ignored), and without one (the default) the engine makes no observer call,
  * reads no extra clock and keeps no cache statistics. Rule-level observation for coverage (docs/design.md §5.3, §14)
- * is a tool-only extension ({@code dev.custody.engine.coverage.CoverageHook}), not part of this API; without it
- * the engine does no coverage work.
+ * is a tool-only extension, not part of this API: an observer that also implements the tools' interface
+ * {@code dev.custody.engine.coverage.EvaluationObserver} (a package not exported to embedders) is told every rule
+ * it evaluates too; without one the engine does no coverage work.
  *
  * <h2>Nothing escapes</h2>
  * {@link #evaluate} never throws (null arguments aside): whatever the source, the compiler or a rule throws,
@@ -114,7 +112,7 @@ public final class PolicyEngine {
     private final boolean warmUp;
     /** Every observer registered, as one; null when none was (then no observer is called, no time is read). */
     private final EngineObserver observer;
-    /** The tool-only rule-level observer ({@link CoverageHook}); null when none was set. */
+    /** The tool-only rule-level observer ({@link EvaluationObserver}); null when none was set. */
     private final EvaluationObserver evaluationObserver;
     private final Cache<String, PolicyBundle> cache;
     private final Cache<List<Policy>, PolicyBundle> compiled;
@@ -462,10 +460,6 @@ public final class PolicyEngine {
         private final List<EngineObserver> observers = new ArrayList<>();
         private EvaluationObserver evaluationObserver;
 
-        static {
-            CoverageHook.install(new RuleHook());
-        }
-
         private Builder(PolicySource source) {
             this.source = Objects.requireNonNull(source, "source");
         }
@@ -544,19 +538,16 @@ public final class PolicyEngine {
          * log).
          */
         public Builder observer(EngineObserver observer) {
-            observers.add(Objects.requireNonNull(observer, "observer"));
-            return this;
-        }
-
-        /** The other side of {@link CoverageHook}: sets the tool-only rule-level observer of a builder. */
-        private static final class RuleHook implements BiConsumer<Builder, EvaluationObserver> {
-            @Override
-            public void accept(Builder builder, EvaluationObserver observer) {
-                if (builder.evaluationObserver != null) {
+            Objects.requireNonNull(observer, "observer");
+            if (observer instanceof EvaluationObserver rules) {
+                // the tools' rule-level observer (coverage): its type is not exported to embedders
+                if (evaluationObserver != null) {
                     throw new IllegalStateException("the builder has a rule observer already");
                 }
-                builder.evaluationObserver = observer;
+                evaluationObserver = rules;
             }
+            observers.add(observer);
+            return this;
         }
 
         public PolicyEngine build() {

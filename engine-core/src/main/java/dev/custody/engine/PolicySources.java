@@ -33,7 +33,7 @@ public final class PolicySources {
      * ({@link FailureKind#LOAD}), never decided on part of its policies.
      */
     public static PolicySource watching(List<Path> paths) {
-        return FilePolicySource.watching(List.copyOf(paths));
+        return FilePolicySource.watching(List.copyOf(paths))::policies;
     }
 
     /**
@@ -48,7 +48,7 @@ public final class PolicySources {
         if (!source.readErrors().isEmpty()) {
             throw new IOException(source.readErrors().get(0).oneLine());
         }
-        return source;
+        return source::policies;
     }
 
     /**

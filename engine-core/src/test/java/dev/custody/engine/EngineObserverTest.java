@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.engine.compile.ConditionResult;
-import dev.custody.engine.coverage.CoverageHook;
+import dev.custody.engine.coverage.RuleObserver;
 import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.coverage.EvaluationObserver;
 import dev.custody.engine.coverage.ObservedRule;
@@ -194,7 +194,7 @@ class EngineObserverTest {
         assertFalse(engine.hooked());
 
         assertTrue(PolicyEngine.builder(ws -> LIMITS).observer(new EngineObserver() {}).build().hooked());
-        assertTrue(CoverageHook.observeRules(PolicyEngine.builder(ws -> LIMITS), new CoverageRecorder()).build()
+        assertTrue(PolicyEngine.builder(ws -> LIMITS).observer(new RuleObserver(new CoverageRecorder())).build()
                 .hooked());
     }
 
@@ -229,12 +229,15 @@ class EngineObserverTest {
         }
     }
 
-    /** A rule-level observer is no {@link EngineObserver}: attaching one makes no engine-level call. */
+    /**
+     * A rule-level observer is a tool extension beside the observers: it is told the rules, the other observers
+     * what they are told without it.
+     */
     @Test
     void ruleObservationIsAToolExtensionBesideTheObservers() {
         List<String> rules = Collections.synchronizedList(new ArrayList<>());
         Recording r = new Recording();
-        PolicyEngine engine = CoverageHook.observeRules(PolicyEngine.builder(ws -> LIMITS).timeBudget(PATIENT),
+        PolicyEngine engine = PolicyEngine.builder(ws -> LIMITS).timeBudget(PATIENT).observer(new RuleObserver(
                 new EvaluationObserver() {
                     @Override
                     public void rulesLoaded(List<ObservedRule> loaded) {
@@ -245,7 +248,7 @@ class EngineObserverTest {
                     public void ruleEvaluated(ObservedRule rule, Payload payload, ConditionResult result) {
                         rules.add(rule.ruleId() + " " + result);
                     }
-                }).observer(r).build();
+                })).observer(r).build();
         assertEquals(List.of("ALLOW", "DENY", "load", "malformed_action"), run(engine));
         assertEquals(EXPECTED_CALLS, r.calls);
         assertEquals(List.of("loaded big", "loaded small", "big Value[value=false]", "small Value[value=true]",
@@ -255,20 +258,10 @@ class EngineObserverTest {
     @Test
     void aBuilderTakesOneRuleObserver() {
         PolicyEngine.Builder b = PolicyEngine.builder(ws -> LIMITS);
-        assertSame(b, CoverageHook.observeRules(b, new CoverageRecorder()));
+        assertSame(b, b.observer(new RuleObserver(new CoverageRecorder())));
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> CoverageHook.observeRules(b, new CoverageRecorder()));
+                () -> b.observer(new RuleObserver(new CoverageRecorder())));
         assertEquals("the builder has a rule observer already", e.getMessage());
-    }
-
-    /** Only the engine installs the bridge behind {@link CoverageHook}: no other class can stand in for it. */
-    @Test
-    void theCoverageBridgeIsTheEnginesAlone() {
-        PolicyEngine.builder(ws -> LIMITS); // the builder's class is initialised: the bridge is installed
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> CoverageHook.install((builder, observer) -> { }));
-        assertTrue(e.getMessage().startsWith("only PolicyEngine installs the coverage bridge, not "
-                + EngineObserverTest.class.getName()), e.getMessage());
     }
 
     @Test

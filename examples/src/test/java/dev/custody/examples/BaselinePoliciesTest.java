@@ -26,7 +26,7 @@ class BaselinePoliciesTest {
     @Test
     void theBaselineDecidesFirstAndTheWorkspacesPoliciesStillDecideTheRest() throws Exception {
         PolicyEngine engine = PolicyEngine.builder(new BaselinePolicies(FilePolicySource.read(
-                List.of(ExamplesTest.POLICIES)))).timeBudget(Duration.ofSeconds(30)).build();
+                List.of(ExamplesTest.POLICIES))::policies)).timeBudget(Duration.ofSeconds(30)).build();
         List<Decision> decisions = List.of(
                 engine.evaluate(WS, EmbeddingExample.withdrawal("w-1", "signer", 2_000_000.0, 2_592_000)),
                 engine.evaluate(WS, EmbeddingExample.withdrawal("w-2", "signer", 20_000.0, 3_600)),

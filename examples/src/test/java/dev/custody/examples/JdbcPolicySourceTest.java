@@ -57,7 +57,7 @@ class JdbcPolicySourceTest {
 
     @Test
     void decidesAsTheFilesDoUnderTheSameRevision() throws Exception {
-        Decision fromFiles = PolicyEngine.builder(FilePolicySource.watching(List.of(ExamplesTest.POLICIES))).build()
+        Decision fromFiles = PolicyEngine.builder(FilePolicySource.watching(List.of(ExamplesTest.POLICIES))::policies).build()
                 .evaluate(WS, EmbeddingExample.withdrawal("w-1001", "proposer", 7400.0, 2_592_000));
         try (WithdrawalGuard guard = new WithdrawalGuard(new JdbcPolicySource(db), dir.resolve("log.jsonl"),
                 new SimpleMeterRegistry())) {

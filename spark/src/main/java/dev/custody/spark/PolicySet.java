@@ -124,7 +124,7 @@ public final class PolicySet implements Serializable {
 
     /** A new engine over these policies (the driver uses one to report load and compile errors up front). */
     public PolicyEngine newEngine() {
-        return PolicyEngine.builder(FilePolicySource.of(documents()))
+        return PolicyEngine.builder(FilePolicySource.of(documents())::policies)
                 .clock(Clock.fixed(now, ZoneOffset.UTC))
                 .timeBudget(timeBudget)
                 .costLimit(costLimit)

@@ -139,7 +139,7 @@ final class Streams {
     static List<String> reference(Path stream, List<Path> policies, Instant now, boolean derive, long costLimit,
             boolean assumeSettled) throws IOException {
         Clock clock = Clock.fixed(now, ZoneOffset.UTC);
-        PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(policies)).clock(clock)
+        PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(policies)::policies).clock(clock)
                 .timeBudget(Duration.ofMillis(100)).costLimit(costLimit).build();
         StreamLedger ledger = derive ? new StreamLedger(VelocityLedger.builder().lateness(CustodySpark.LATENESS).build(),
                 assumeSettled, clock) : null;

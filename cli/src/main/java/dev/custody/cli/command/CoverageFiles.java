@@ -6,7 +6,7 @@ import dev.custody.engine.coverage.CoverageReport;
 import dev.custody.engine.coverage.ObservedRule;
 import dev.custody.engine.files.PolicyDocument;
 import dev.custody.engine.validate.PolicyValidator;
-import dev.custody.engine.selection.DocumentSelection;
+import dev.custody.engine.files.DocumentSelection;
 import dev.custody.engine.selection.SelectedRule;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.files.PolicyDocument;

@@ -4,7 +4,6 @@ import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.PolicySource;
 import dev.custody.engine.EngineObserver;
-import dev.custody.engine.coverage.CoverageHook;
 import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.coverage.EvaluationObserver;
 import dev.custody.engine.policy.BundleError;
@@ -45,9 +44,9 @@ final class LocalEngine {
         this.source = source;
         this.err = err;
         this.label = label;
-        PolicyEngine.Builder builder = PolicyEngine.builder(source);
+        PolicyEngine.Builder builder = PolicyEngine.builder(source::policies);
         if (observer != null) {
-            CoverageHook.observeRules(builder, observer);
+            builder.observer(new RuleObserver(observer));
         }
         this.engine = builder
                 .clock(clock)

@@ -9,7 +9,7 @@ import dev.custody.engine.check.ActionReader;
 import dev.custody.engine.files.PolicyDocument;
 import dev.custody.engine.files.PolicyFiles;
 import dev.custody.engine.files.PolicyReader;
-import dev.custody.engine.validate.Suggestions;
+import dev.custody.engine.text.Suggestions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

@@ -12,7 +12,6 @@ import dev.custody.cli.VersionProvider;
 import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.EngineObserver;
-import dev.custody.engine.coverage.CoverageHook;
 import dev.custody.engine.coverage.CoverageRecorder;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.payload.Action;
@@ -24,7 +23,7 @@ import java.util.IdentityHashMap;
 import dev.custody.engine.Decision;
 import dev.custody.engine.TraceEntry;
 import dev.custody.engine.validate.PolicyValidator;
-import dev.custody.engine.selection.DocumentSelection;
+import dev.custody.engine.files.DocumentSelection;
 import dev.custody.engine.policy.Policy;
 import dev.custody.engine.validate.PolicyValidator;
 import dev.custody.engine.policy.Rule;
@@ -192,9 +191,9 @@ public final class TestCommand implements Callable<Integer> {
         }
         // the cases decide through the engine a service embeds; compile errors are collected once per bundle
         Set<List<BundleError>> invalid = Collections.newSetFromMap(new IdentityHashMap<>());
-        PolicyEngine.Builder builder = PolicyEngine.builder(source);
+        PolicyEngine.Builder builder = PolicyEngine.builder(source::policies);
         if (recorder != null) {
-            CoverageHook.observeRules(builder, recorder);
+            builder.observer(new RuleObserver(recorder));
         }
         PolicyEngine engine = builder
                 .timeBudget(timeBudget)

@@ -125,7 +125,7 @@ public final class ValidateCommand implements Callable<Integer> {
         long errors = result.diagnostics().stream().filter(Diagnostic::isError).count();
         long warnings = result.diagnostics().size() - errors;
         for (Diagnostic d : result.diagnostics()) {
-            out.print(Diagnostics.colourHead(d, dev.custody.engine.validate.DiagnosticFormatter.render(d, source), style));
+            out.print(Diagnostics.colourHead(d, dev.custody.engine.format.DiagnosticFormatter.render(d, source), style));
         }
         if (result.valid()) {
             out.println(style.green("valid") + (warnings > 0 ? " (" + Inputs.plural(warnings, "warning") + ")" : ""));

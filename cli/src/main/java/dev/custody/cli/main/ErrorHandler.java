@@ -4,7 +4,7 @@ import dev.custody.cli.CliException;
 import dev.custody.cli.DebugOption;
 import dev.custody.cli.ExitCode;
 
-import dev.custody.engine.validate.Suggestions;
+import dev.custody.engine.text.Suggestions;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.custody.engine.validate.Suggestions;
+import dev.custody.engine.text.Suggestions;
 import dev.custody.engine.schema.FieldSpec;
 import java.math.BigDecimal;
 import java.math.BigInteger;

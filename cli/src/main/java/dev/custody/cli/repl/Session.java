@@ -18,8 +18,8 @@ import dev.custody.engine.compile.CompileResult;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.diagnostic.Diagnostic;
-import dev.custody.engine.validate.DiagnosticFormatter;
-import dev.custody.engine.validate.Suggestions;
+import dev.custody.engine.format.DiagnosticFormatter;
+import dev.custody.engine.text.Suggestions;
 import dev.custody.engine.Decision;
 import dev.custody.engine.TraceEntry;
 import dev.custody.engine.payload.Action;
@@ -546,7 +546,7 @@ public final class Session {
         // :decide decides through the engine a service embeds, over these documents
         List<BundleError> compileErrors = new ArrayList<>();
         String[] loadError = {null};
-        PolicyEngine built = PolicyEngine.builder(FilePolicySource.of(documents))
+        PolicyEngine built = PolicyEngine.builder(FilePolicySource.of(documents)::policies)
                 .timeBudget(timeBudget)
                 .costLimit(costLimit)
                 .invalidBundleRetry(Duration.ofDays(1))

@@ -351,7 +351,7 @@ public final class ServeCommand implements Callable<Integer> {
             ApiPolicySource held = api;
             source = new ReadySource(held, held::fetched);
         } else {
-            source = new ReadySource(FilePolicySource.watching(policies), null);
+            source = new ReadySource(FilePolicySource.watching(policies)::policies, null);
         }
         Reporter reporter = new Reporter(err);
         EngineMetrics metricsObserver = (log == null ? EngineMetrics.builder(registry)

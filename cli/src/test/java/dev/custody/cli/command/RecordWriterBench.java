@@ -28,7 +28,7 @@ public final class RecordWriterBench {
     private RecordWriterBench() {}
 
     public static void main(String[] args) throws IOException {
-        PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(List.of(Path.of(args[1]))))
+        PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(List.of(Path.of(args[1])))::policies)
                 .timeBudget(Duration.ofSeconds(10)).build();
         List<Decision> decisions = new ArrayList<>();
         try (var in = Files.newBufferedReader(Path.of(args[0]))) {

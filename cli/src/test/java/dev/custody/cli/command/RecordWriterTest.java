@@ -1,6 +1,6 @@
 package dev.custody.cli.command;
 
-import dev.custody.engine.internal.access.Decisions;
+import dev.custody.engine.Decisions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.core.JsonGenerator;

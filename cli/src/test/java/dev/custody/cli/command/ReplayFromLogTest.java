@@ -34,7 +34,7 @@ class ReplayFromLogTest {
         policies = Cli.write(dir, "base/limits.yaml", Fixtures.LIMITS_YAML);
         log = dir.resolve("decisions.jsonl");
         try (DecisionLog decisionLog = DecisionLog.of(JsonLinesDecisionSink.builder(log).build())) {
-            PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(List.of(Path.of(policies))))
+            PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(List.of(Path.of(policies)))::policies)
                     .timeBudget(Duration.ofSeconds(30)).observer(decisionLog).build();
             for (String line : List.of(Fixtures.withdrawal("w-1", 20000, false), Fixtures.withdrawal("w-2", 5000, true),
                     Fixtures.withdrawal("w-3", 500, false))) {

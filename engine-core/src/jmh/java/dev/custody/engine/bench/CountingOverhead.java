@@ -2,7 +2,7 @@ package dev.custody.engine.bench;
 
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.internal.bundle.PolicyBundle;
-import dev.custody.engine.internal.eval.Evaluator;
+import dev.custody.engine.TestEvaluator;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.validate.PolicyValidator;
 import java.lang.management.ManagementFactory;
@@ -27,7 +27,7 @@ public final class CountingOverhead {
 
     public static void main(String[] args) {
         int batches = args.length > 0 ? Integer.parseInt(args[0]) : 200;
-        Evaluator evaluator = Evaluator.create();
+        TestEvaluator evaluator = TestEvaluator.create();
         StringBuilder out = new StringBuilder("uncounted=" + Boolean.getBoolean("custody.cost.uncounted"));
         for (boolean celJava : new boolean[] {false, true}) {
         PolicyBundle bundle = PolicyBundle.compile(Realistic.policies(), new PolicyValidator(

@@ -3,7 +3,7 @@ package dev.custody.engine.bench;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.Decision;
-import dev.custody.engine.internal.eval.Evaluator;
+import dev.custody.engine.TestEvaluator;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.validate.PolicyValidator;
 import java.util.List;
@@ -23,7 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * Deciding one withdrawal against {@link Realistic}'s bundle (19 kept-able withdrawal rules in 7 policies):
- * our {@link Evaluator} (payload check, context, wallet targeting, time budget, fail-closed, attribution)
+ * our evaluator ({@link TestEvaluator}) (payload check, context, wallet targeting, time budget, fail-closed, attribution)
  * with the conditions' compiled forms ({@code ours}) and with every condition on cel-java's interpreter
  * ({@code oursCelJava}: the same evaluator, the bundle compiled with {@code compiledEvaluation(false)}),
  * against the same rules on raw cel-java ({@link RawCelEngine}: {@code map(string, dyn)} sections,
@@ -50,7 +50,7 @@ public class EvaluateBenchmark {
 
     private PolicyBundle bundle;
     private PolicyBundle celJavaBundle;
-    private Evaluator evaluator;
+    private TestEvaluator evaluator;
     private RawCelEngine raw;
     private HandWrittenEngine hand;
     private Action[] actions;
@@ -68,14 +68,14 @@ public class EvaluateBenchmark {
             throw new IllegalStateException("expected every rule compiled in one bundle and none in the other: "
                     + bundle.compiledRuleCount() + "/" + bundle.ruleCount() + ", " + celJavaBundle.compiledRuleCount());
         }
-        evaluator = Evaluator.create();
+        evaluator = TestEvaluator.create();
         raw = new RawCelEngine(Realistic.POLICIES);
         hand = new HandWrittenEngine();
         List<Action> stream = Workload.mix(mix, STREAM, 42);
         actions = stream.toArray(new Action[0]);
         // the agreement check runs cold (interpreted, maybe under a profiler): a generous budget keeps a slow
         // first pass from turning into a time-out DENY
-        Evaluator patient = Evaluator.builder().timeBudget(java.time.Duration.ofMinutes(1)).build();
+        TestEvaluator patient = TestEvaluator.builder().timeBudget(java.time.Duration.ofMinutes(1)).build();
         for (Action a : actions) {
             Decision d = patient.evaluate(bundle, a);
             Verdict ours = new Verdict(d.outcome(), d.ruleId(), d.failClosed());

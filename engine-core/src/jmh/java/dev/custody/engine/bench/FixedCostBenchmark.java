@@ -3,7 +3,7 @@ package dev.custody.engine.bench;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.Decision;
-import dev.custody.engine.internal.eval.Evaluator;
+import dev.custody.engine.TestEvaluator;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.check.PayloadResult;
 import dev.custody.engine.check.PayloadValidator;
@@ -43,14 +43,14 @@ public class FixedCostBenchmark {
     private Action action;
     private Instant now;
     private PolicyBundle empty;
-    private Evaluator evaluator;
+    private TestEvaluator evaluator;
 
     @Setup(Level.Trial)
     public void setUp() {
         action = Workload.mix("mostlyNoMatch", 1, 7).get(0);
         now = Instant.now();
         empty = PolicyBundle.compile(List.of(), new PolicyValidator(RuleCompiler.create()));
-        evaluator = Evaluator.create();
+        evaluator = TestEvaluator.create();
     }
 
     /** The check of an action decided before: the action remembers it (docs/design.md §10.5). */

@@ -2,7 +2,7 @@ package dev.custody.engine.bench;
 
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.RuleCompiler;
-import dev.custody.engine.internal.eval.Evaluator;
+import dev.custody.engine.TestEvaluator;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.validate.PolicyValidator;
 import java.util.ArrayList;
@@ -32,7 +32,7 @@ public final class Interleaved {
         PolicyBundle bundle = PolicyBundle.compile(Realistic.policies(), new PolicyValidator(RuleCompiler.create()));
         PolicyBundle celJavaBundle = PolicyBundle.compile(Realistic.policies(),
                 new PolicyValidator(RuleCompiler.builder().compiledEvaluation(false).build()));
-        Evaluator evaluator = Evaluator.create();
+        TestEvaluator evaluator = TestEvaluator.create();
         RawCelEngine raw = new RawCelEngine(Realistic.POLICIES);
         HandWrittenEngine hand = new HandWrittenEngine();
         List<String> names = List.of("ours", "oursCelJava", "rawCel", "handWritten");

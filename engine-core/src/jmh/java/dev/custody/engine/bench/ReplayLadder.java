@@ -57,7 +57,7 @@ public final class ReplayLadder {
                 }
             }
         }
-        PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(List.of(policies)))
+        PolicyEngine engine = PolicyEngine.builder(FilePolicySource.read(List.of(policies))::policies)
                 .timeBudget(Duration.ofSeconds(10)).build();
         String[] steps = {"floor", "read", "decide", "render"};
         double[] total = new double[steps.length];

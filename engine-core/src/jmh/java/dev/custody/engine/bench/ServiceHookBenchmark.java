@@ -1,6 +1,6 @@
 package dev.custody.engine.bench;
 
-import dev.custody.engine.internal.access.Decisions;
+import dev.custody.engine.Decisions;
 import dev.custody.engine.Decision;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.log.DecisionLog;

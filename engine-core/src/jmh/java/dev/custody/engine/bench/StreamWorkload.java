@@ -95,7 +95,7 @@ final class StreamWorkload {
             }
         }
         Action[] actions = read.toArray(new Action[0]);
-        PolicyEngine engine = PolicyEngine.builder(source).build();
+        PolicyEngine engine = PolicyEngine.builder(source::policies).build();
         Map<String, List<Policy>> byWorkspace = new HashMap<>();
         for (Action a : actions) {
             String key = workspace(a);

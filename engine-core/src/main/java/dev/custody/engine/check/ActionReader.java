@@ -1,6 +1,6 @@
 package dev.custody.engine.check;
 
-import dev.custody.engine.internal.access.EngineAccess;
+import dev.custody.engine.internal.payload.ActionSections;
 import dev.custody.engine.payload.Action;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParseException;
@@ -10,9 +10,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
-import dev.custody.engine.validate.DiagnosticFormatter;
-import dev.custody.engine.validate.JsonLimits;
-import dev.custody.engine.validate.Suggestions;
+import dev.custody.engine.text.Printable;
+import dev.custody.engine.text.JsonLimits;
+import dev.custody.engine.text.Suggestions;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
 import dev.custody.engine.velocity.Settlement;
@@ -128,7 +128,7 @@ public final class ActionReader {
     public record Malformed(String message, String id, int column) implements Result {
         public Malformed {
             // one line whatever the quoted input holds (an `action` of "a\rb" is not a line break in a log)
-            message = DiagnosticFormatter.printable(Objects.requireNonNull(message, "message"));
+            message = Printable.of(Objects.requireNonNull(message, "message"));
         }
     }
 
@@ -327,7 +327,11 @@ public final class ActionReader {
             }
             return blame(columns, "action", "unknown action `" + name + "`" + hint(name, names), id);
         }
-        Action.Builder b = Action.builder(action).id(id);
+        String walletId = null;
+        String workspaceId = null;
+        Instant at = null;
+        // the sections are the reader's own maps, handed to the action without a copy
+        Map<String, Map<String, Object>> sections = new LinkedHashMap<>();
         Map<String, Object> rawTransaction = null;
         String methodName = null;
         String networkCode = null;
@@ -368,9 +372,9 @@ public final class ActionReader {
                         return blame(columns, key, "`" + key + "` must be a string", id);
                     }
                     if (key.equals("wallet_id")) {
-                        b.walletId((String) value);
+                        walletId = (String) value;
                     } else {
-                        b.workspaceId((String) value);
+                        workspaceId = (String) value;
                     }
                 }
                 case "at" -> {
@@ -380,11 +384,10 @@ public final class ActionReader {
                     if (!(value instanceof String s)) {
                         return blame(columns, key, "`at` must be an ISO-8601 instant string such as `2026-11-02T14:05:00Z`", id);
                     }
-                    Instant at = instant(s);
+                    at = instant(s);
                     if (at == null) {
                         return blame(columns, key, "`at` `" + s + "` is not an ISO-8601 instant such as `2026-11-02T14:05:00Z`", id);
                     }
-                    b.at(at);
                 }
                 default -> {
                     if (Section.fromWireName(key).isEmpty()) {
@@ -405,7 +408,7 @@ public final class ActionReader {
                     if (!owned) {
                         section.forEach((k, v) -> fields.put(String.valueOf(k), v));
                     }
-                    EngineAccess.actions().adopt(b, key, fields);
+                    sections.put(key, fields);
                     hasResource |= key.equals("resource");
                 }
             }
@@ -415,7 +418,8 @@ public final class ActionReader {
                 String key = methodName != null ? "method_name" : "network_code";
                 return blame(columns, key, "`" + key + "` goes with `raw_transaction`; without one, give `resource` fields", id);
             }
-            return new Read(checked(b.build()), List.of());
+            return new Read(checked(new Action(id, action, walletId, workspaceId, at, ActionSections.adopt(sections))),
+                    List.of());
         }
         if (action != TriggerAction.WEB3_CONTRACT_CALL) {
             return blame(columns, "raw_transaction", "`raw_transaction` is only for `web3.contract_call` actions", id);
@@ -428,7 +432,9 @@ public final class ActionReader {
             return blame(columns, "raw_transaction", r.error(), id);
         }
         ContractCallResult.Decoded d = (ContractCallResult.Decoded) derived;
-        return new Read(checked(b.section("resource", d.resource()).build()), d.notes());
+        sections.put("resource", new LinkedHashMap<>(d.resource()));
+        return new Read(checked(new Action(id, action, walletId, workspaceId, at, ActionSections.adopt(sections))),
+                d.notes());
     }
 
     /** The action, its payload checked now (docs/design.md §10.5: an action is checked once, when it is read). */

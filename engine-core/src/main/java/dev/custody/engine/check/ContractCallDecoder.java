@@ -1,6 +1,6 @@
 package dev.custody.engine.check;
 
-import dev.custody.engine.validate.Suggestions;
+import dev.custody.engine.text.Suggestions;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;

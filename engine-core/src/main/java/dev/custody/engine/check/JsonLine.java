@@ -1,7 +1,7 @@
 package dev.custody.engine.check;
 
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.internal.access.EngineAccess;
+import dev.custody.engine.internal.payload.ActionSections;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Section;
@@ -444,8 +444,8 @@ final class JsonLine {
         payloadSections[n++] = context;
         slots[Payload.HOUR_SLOT] = context.get("hour");
         slots[Payload.DAY_SLOT] = context.get("day_of_week");
-        Action action = EngineAccess.actions().ofOwn(id, trigger, walletId, workspaceId, at,
-                new ArrayMap<>(names, actionSections, count));
+        Action action = new Action(id, trigger, walletId, workspaceId, at,
+                ActionSections.own(new ArrayMap<>(names, actionSections, count)));
         PayloadValidator.remember(action, new Payload(trigger, Uuids.lowerCase(walletId), at,
                 new ArrayMap<>(payloadNames, payloadSections, n), slots, mask));
         return new ActionReader.Read(action, List.of());

@@ -1,7 +1,7 @@
 package dev.custody.engine.check;
 
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.validate.DiagnosticFormatter;
+import dev.custody.engine.text.Printable;
 import java.util.Objects;
 
 /** The outcome of checking an {@link Action}: a {@link Payload}, or the reason it is malformed. */
@@ -18,7 +18,7 @@ public sealed interface PayloadResult permits PayloadResult.Valid, PayloadResult
     record Invalid(String error) implements PayloadResult {
         public Invalid {
             // one line whatever the quoted input holds
-            error = DiagnosticFormatter.printable(Objects.requireNonNull(error, "error"));
+            error = Printable.of(Objects.requireNonNull(error, "error"));
         }
     }
 }

@@ -1,8 +1,8 @@
 package dev.custody.engine.check;
 
 import dev.custody.engine.payload.Action;
-import dev.custody.engine.internal.access.EngineAccess;
-import dev.custody.engine.validate.Suggestions;
+import dev.custody.engine.internal.payload.ActionSections;
+import dev.custody.engine.text.Suggestions;
 import dev.custody.engine.schema.FieldSchema;
 import dev.custody.engine.schema.FieldSpec;
 import dev.custody.engine.schema.Limits;
@@ -56,7 +56,6 @@ import java.util.Map;
  */
 public final class PayloadValidator {
     /** An action's check cache, reached from this package. */
-    private static final EngineAccess.Actions ACTIONS = EngineAccess.actions();
     /** The deepest nesting of maps and lists accepted inside {@code resource.decoded_args}. */
     public static final int MAX_DEPTH = 8;
     /** The most values accepted inside {@code resource.decoded_args}, all levels counted. */
@@ -115,7 +114,7 @@ public final class PayloadValidator {
      * first check.
      */
     public static PayloadResult validate(Action action, Instant instant) {
-        Object remembered = ACTIONS.checkCache(action);
+        Object remembered = sections(action).checkCache();
         Checked checked = remembered instanceof Checked c && c.trigger == action.action()
                 && java.util.Objects.equals(c.walletId, action.walletId()) ? c : null;
         Instant at = action.at() != null ? action.at() : instant;
@@ -125,12 +124,12 @@ public final class PayloadValidator {
             return checked.full;
         }
         if (checked.body instanceof PayloadResult.Invalid) {
-            ACTIONS.checkCache(action, checked);
+            sections(action).checkCache(checked);
             return checked.body;
         }
         if (at.isBefore(FIRST_DATED) || at.isAfter(LAST_DATED)) {
             // Instant's range is wider than a date's: the far ends have no hour or weekday
-            ACTIONS.checkCache(action, checked);
+            sections(action).checkCache(checked);
             return new PayloadResult.Invalid("`at` `" + at + "` is out of the supported date range");
         }
         Map<String, Object> context = context(at);
@@ -139,7 +138,7 @@ public final class PayloadValidator {
         Payload payload = last != null && last.sections().get(Section.CONTEXT.wireName()) == context
                 ? last.sameValuesAt(at) : ((PayloadResult.Valid) checked.body).payload().at(at, context);
         PayloadResult full = new PayloadResult.Valid(payload);
-        ACTIONS.checkCache(action, new Checked(checked.trigger, checked.walletId, checked.body, at, full));
+        sections(action).checkCache(new Checked(checked.trigger, checked.walletId, checked.body, at, full));
         return full;
     }
 
@@ -150,18 +149,18 @@ public final class PayloadValidator {
      * replay more than the check itself). Calling it again, or never, changes no result.
      */
     static void precheck(Action action) {
-        if (ACTIONS.checkCache(action) != null) {
+        if (sections(action).checkCache() != null) {
             return;
         }
         Instant at = action.at();
         if (at == null || at.isBefore(FIRST_DATED) || at.isAfter(LAST_DATED)) {
-            ACTIONS.checkCache(action, new Checked(action.action(), action.walletId(), checkValues(action, null), null, null));
+            sections(action).checkCache(new Checked(action.action(), action.walletId(), checkValues(action, null), null, null));
             return;
         }
         // the action's own instant is known: the whole payload at once, context included (one section map, not two)
         PayloadResult r = checkValues(action, at);
         boolean valid = r instanceof PayloadResult.Valid;
-        ACTIONS.checkCache(action, new Checked(action.action(), action.walletId(), r, valid ? at : null, valid ? r : null));
+        sections(action).checkCache(new Checked(action.action(), action.walletId(), r, valid ? at : null, valid ? r : null));
     }
 
     /**
@@ -170,7 +169,12 @@ public final class PayloadValidator {
      */
     static void remember(Action action, Payload payload) {
         PayloadResult valid = new PayloadResult.Valid(payload);
-        ACTIONS.checkCache(action, new Checked(action.action(), action.walletId(), valid, action.at(), valid));
+        sections(action).checkCache(new Checked(action.action(), action.walletId(), valid, action.at(), valid));
+    }
+
+    /** The action's sections, which carry what the check remembered of them (an action's are always its own). */
+    private static ActionSections sections(Action action) {
+        return (ActionSections) action.sections();
     }
 
     /** Whether an instant has a UTC date (hour and weekday), as {@code context} needs. */

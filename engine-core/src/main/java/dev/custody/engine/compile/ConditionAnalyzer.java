@@ -5,7 +5,7 @@ import dev.cel.common.ast.CelConstant;
 import dev.cel.common.ast.CelExpr;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.validate.Suggestions;
+import dev.custody.engine.text.Suggestions;
 import dev.custody.engine.schema.FieldSchema;
 import java.util.HashSet;
 import java.util.List;

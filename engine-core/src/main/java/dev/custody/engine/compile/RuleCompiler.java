@@ -11,7 +11,7 @@ import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelRuntime;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.validate.Suggestions;
+import dev.custody.engine.text.Suggestions;
 import dev.custody.engine.check.Payload;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.FieldSchema;

@@ -1,8 +1,6 @@
 package dev.custody.engine.coverage;
 
-import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.compile.CompiledCondition;
-import dev.custody.engine.internal.access.EngineAccess;
 import dev.custody.engine.compile.ConditionBranches;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.check.Payload;

@@ -6,9 +6,10 @@ import java.util.List;
 
 /**
  * Told what the engine evaluated, for coverage: the rules of every bundle it builds, and every rule it evaluates
- * for a decision, with the result. Attach one with {@link CoverageHook#observeRules} (a tool-only extension, not
- * the embedding API's {@link dev.custody.engine.EngineObserver}); there is none by default, and then the engine does
- * no work for it.
+ * for a decision, with the result. Attach one by passing an {@code EngineObserver} that also implements this
+ * interface to {@code PolicyEngine.Builder.observer} (a tool-only extension: this package is not exported to
+ * embedders, and this interface names no engine type above it, so the engine reads it without a bridge); there is
+ * none by default, and then the engine does no work for it.
  *
  * <h2>When it is told</h2>
  * {@link #rulesLoaded} when a valid bundle is compiled (once per distinct policy list: workspaces with equal

@@ -1,6 +1,6 @@
 package dev.custody.engine.diagnostic;
 
-import dev.custody.engine.validate.DiagnosticFormatter;
+import dev.custody.engine.text.Printable;
 import java.util.Comparator;
 import java.util.Objects;
 
@@ -38,8 +38,8 @@ public record Diagnostic(
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(pointer, "pointer");
         // a message quotes user input (a status, a field name, a YAML key): it stays one line whatever that holds
-        message = DiagnosticFormatter.printable(message);
-        hint = hint == null ? null : DiagnosticFormatter.printable(hint);
+        message = Printable.of(message);
+        hint = hint == null ? null : Printable.of(hint);
     }
 
     /** An error at a position inside a condition. */

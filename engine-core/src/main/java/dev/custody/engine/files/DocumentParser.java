@@ -7,7 +7,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
-import dev.custody.engine.validate.JsonLimits;
+import dev.custody.engine.text.JsonLimits;
 import java.io.IOException;
 import java.io.StringReader;
 import java.math.BigDecimal;

@@ -1,7 +1,5 @@
 package dev.custody.engine.files;
 
-import dev.custody.engine.PolicyEngine;
-import dev.custody.engine.PolicySource;
 import dev.custody.engine.policy.BundleError;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
@@ -16,17 +14,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A {@link PolicySource} over policy files and directories (docs/design.md §4): what the {@code custody} verbs and
- * the conformance corpus decide with, and what a service that keeps its policies in a repository can use.
+ * The policies of policy files and directories (docs/design.md §4), by workspace: what the {@code custody} verbs
+ * and the conformance corpus decide with, and what a service that keeps its policies in a repository can use. Its
+ * {@link #policies} is a {@code PolicySource} of the engine's API: give the engine {@code source::policies}. (It
+ * does not implement that interface: this package lies below the engine, and names nothing of it; docs/design.md
+ * §9.1.)
  *
  * <h2>Which policies a workspace gets</h2>
  * A workspace gets the policies whose {@code workspace_id} is absent or equal to its own (case-insensitive),
  * in declaration order: sorted path, then position in the file. An action that names no workspace is decided
- * under {@link PolicySource#NO_WORKSPACE}, which gets only the policies that name none.
+ * under {@link RuleSelection#NO_WORKSPACE} (the engine's {@code PolicySource.NO_WORKSPACE}), which gets only the policies that name none.
  *
  * <h2>Two ways to read</h2>
  * <ul>
- *   <li>{@link #watching(List)} re-reads the files on every load, so {@link PolicyEngine#invalidate} picks up
+ *   <li>{@link #watching(List)} re-reads the files on every load, so {@code PolicyEngine.invalidate} picks up
  *       edits: for a long-running process.
  *   <li>{@link #read(List)} reads them once, now: for a run over a fixed set of files (a replay, a test run),
  *       where every workspace must see the same files and read errors are reported up front
@@ -34,12 +35,12 @@ import java.util.List;
  * </ul>
  *
  * <p><b>Fail-closed.</b> A file that does not read cleanly (malformed, wrong types, unknown properties) fails
- * every load, so actions are denied ({@link dev.custody.engine.FailureKind#LOAD}) rather than decided on
+ * every load, so actions are denied ({@code FailureKind.LOAD}) rather than decided on
  * part of the policies.
  *
  * <p>Immutable and thread-safe.
  */
-public final class FilePolicySource implements PolicySource {
+public final class FilePolicySource {
     private final List<Path> paths;
     private final List<PolicyDocument> documents;
 
@@ -80,7 +81,12 @@ public final class FilePolicySource implements PolicySource {
         return out;
     }
 
-    @Override
+    /**
+     * The policies of a workspace, in declaration order: those that name no workspace and those that name this one
+     * ({@link RuleSelection#inWorkspace}); {@link RuleSelection#NO_WORKSPACE} gets only those that name none.
+     *
+     * @throws IOException when a file cannot be read or does not read cleanly
+     */
     public List<Policy> policies(String workspaceId) throws IOException {
         List<PolicyDocument> docs = documents != null ? documents : PolicyFiles.read(paths);
         List<Policy> out = new ArrayList<>();

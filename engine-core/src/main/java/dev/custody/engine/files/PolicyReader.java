@@ -4,7 +4,7 @@ import dev.custody.engine.policy.Policy;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.validate.Suggestions;
+import dev.custody.engine.text.Suggestions;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;

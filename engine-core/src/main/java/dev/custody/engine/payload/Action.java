@@ -1,14 +1,11 @@
 package dev.custody.engine.payload;
 
-import dev.custody.engine.internal.access.EngineAccess;
+import dev.custody.engine.internal.payload.ActionSections;
 import dev.custody.engine.schema.TriggerAction;
 import java.time.Instant;
-import java.util.AbstractMap;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * One action to decide on, as the caller has it: the trigger action, the wallet and workspace, an
@@ -40,47 +37,12 @@ public record Action(
 
     public Action {
         Objects.requireNonNull(action, "action");
-        sections = sections instanceof Sections frozen ? frozen : Sections.copyOf(sections);
+        sections = sections instanceof ActionSections frozen ? frozen : ActionSections.copyOf(sections);
     }
 
     /** A builder for an action of this trigger. */
     public static Builder builder(TriggerAction action) {
         return new Builder(action);
-    }
-
-    static {
-        // what the action reader and the payload check (package dev.custody.engine.check) reach of an action
-        EngineAccess.install(new EngineAccess.Actions() {
-            @Override
-            public Action ofOwn(String id, TriggerAction action, String walletId, String workspaceId, Instant at,
-                    Map<String, Map<String, Object>> sections) {
-                return Action.ofOwn(id, action, walletId, workspaceId, at, sections);
-            }
-
-            @Override
-            public Object checkCache(Action action) {
-                return action.checkCache();
-            }
-
-            @Override
-            public void checkCache(Action action, Object checked) {
-                action.checkCache(checked);
-            }
-
-            @Override
-            public void adopt(Builder builder, String name, Map<String, Object> fields) {
-                builder.adopt(name, fields);
-            }
-        });
-    }
-
-    /**
-     * An action over sections the caller made for it and no longer touches, kept as they are: unmodifiable maps in
-     * an unmodifiable map (the action reader's own read-only maps).
-     */
-    static Action ofOwn(String id, TriggerAction action, String walletId, String workspaceId, Instant at,
-            Map<String, Map<String, Object>> sections) {
-        return new Action(id, action, walletId, workspaceId, at, new Sections(sections, true));
     }
 
     /** A copy of this action with another instant; the sections are shared, not copied. */
@@ -90,84 +52,7 @@ public record Action(
 
     /** A copy of this action with one section replaced (or added); only that section is copied. */
     public Action withSection(String name, Map<String, Object> fields) {
-        return new Action(id, action, walletId, workspaceId, at, ((Sections) sections).with(name, fields));
-    }
-
-    /** What the payload check remembered of checking these sections (null before the first check). */
-    Object checkCache() {
-        return ((Sections) sections).check;
-    }
-
-    /** Remembers what the payload check found (any thread; the value is immutable). */
-    void checkCache(Object checked) {
-        ((Sections) sections).check = checked;
-    }
-
-    /**
-     * The sections as this class copied them: an unmodifiable map of unmodifiable copies. Knowing its own copy,
-     * the constructor can share it instead of copying every section again ({@link #withAt}, {@link #withSection}).
-     * It also carries what the payload check found ({@code PayloadValidator.validate}), so that an action is
-     * checked once however often it is decided: actions sharing these sections (one made by {@link #withAt})
-     * share it, and the check tells them apart by trigger, wallet id and instant.
-     */
-    private static final class Sections extends AbstractMap<String, Map<String, Object>> {
-        private final Map<String, Map<String, Object>> map;
-        /** Immutable; written by any thread that checked these sections, a race between them is benign. */
-        private volatile Object check;
-
-        private Sections(Map<String, Map<String, Object>> map) {
-            this(map, false);
-        }
-
-        /** @param own whether {@code map} is already unmodifiable and the caller's own (kept, not wrapped) */
-        private Sections(Map<String, Map<String, Object>> map, boolean own) {
-            this.map = own ? map : Collections.unmodifiableMap(map);
-        }
-
-        /**
-         * The builder's own maps, wrapped without a copy: the builder copies them before it changes them again
-         * ({@link Builder#build}).
-         */
-        static Sections adopt(Map<String, Map<String, Object>> sections) {
-            Map<String, Map<String, Object>> wrapped = new LinkedHashMap<>();
-            for (Map.Entry<String, Map<String, Object>> e : sections.entrySet()) {
-                wrapped.put(e.getKey(), e.getValue() == null ? null : Collections.unmodifiableMap(e.getValue()));
-            }
-            return new Sections(wrapped);
-        }
-
-        static Sections copyOf(Map<String, Map<String, Object>> sections) {
-            Map<String, Map<String, Object>> copy = new LinkedHashMap<>();
-            for (Map.Entry<String, Map<String, Object>> e : sections.entrySet()) {
-                copy.put(e.getKey(), frozen(e.getValue()));
-            }
-            return new Sections(copy);
-        }
-
-        Sections with(String name, Map<String, Object> fields) {
-            Map<String, Map<String, Object>> copy = new LinkedHashMap<>(map);
-            copy.put(name, frozen(fields));
-            return new Sections(copy);
-        }
-
-        private static Map<String, Object> frozen(Map<String, Object> fields) {
-            return fields == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(fields));
-        }
-
-        @Override
-        public Map<String, Object> get(Object key) {
-            return map.get(key);
-        }
-
-        @Override
-        public boolean containsKey(Object key) {
-            return map.containsKey(key);
-        }
-
-        @Override
-        public Set<Entry<String, Map<String, Object>>> entrySet() {
-            return map.entrySet();
-        }
+        return new Action(id, action, walletId, workspaceId, at, ((ActionSections) sections).with(name, fields));
     }
 
     /** Builds an {@link Action} field by field. Not thread-safe. */
@@ -224,17 +109,10 @@ public record Action(
             return this;
         }
 
-        /** Sets a whole section to a map the caller made for this builder and no longer touches (no copy). */
-        Builder adopt(String name, Map<String, Object> fields) {
-            unshare();
-            sections.put(name, fields);
-            return this;
-        }
-
         /** The action, wrapping this builder's maps without copying them (the builder copies before changing them). */
         public Action build() {
             shared = true;
-            return new Action(id, action, walletId, workspaceId, at, Sections.adopt(sections));
+            return new Action(id, action, walletId, workspaceId, at, ActionSections.adopt(sections));
         }
 
         private void unshare() {

@@ -1,7 +1,7 @@
 package dev.custody.engine.policy;
 
 import dev.custody.engine.diagnostic.Diagnostic;
-import dev.custody.engine.validate.DiagnosticFormatter;
+import dev.custody.engine.format.DiagnosticFormatter;
 import java.util.Objects;
 
 /**

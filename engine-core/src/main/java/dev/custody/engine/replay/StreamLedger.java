@@ -1,6 +1,5 @@
 package dev.custody.engine.replay;
 
-import dev.custody.engine.internal.access.Decisions;
 import dev.custody.engine.Decision;
 import dev.custody.engine.FailureKind;
 import dev.custody.engine.payload.Action;
@@ -138,7 +137,7 @@ public final class StreamLedger {
      * one-line error.
      */
     public static Decision unavailable(Action action, String error) {
-        return Decisions.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION, error, 0);
+        return Decision.refused(action.id(), action.action(), FailureKind.MALFORMED_ACTION, error);
     }
 
     /** Fills in the velocity sections of a withdrawal that lacks them. Never throws for malformed content. */
@@ -192,7 +191,7 @@ public final class StreamLedger {
      * not be read because the ledger did not answer (a database down or too slow), with this one-line error.
      */
     public static Decision ledgerUnavailable(Action action, String error) {
-        return Decisions.failClosed(action.id(), action.action(), FailureKind.LEDGER, error, 0);
+        return Decision.refused(action.id(), action.action(), FailureKind.LEDGER, error);
     }
 
     /**

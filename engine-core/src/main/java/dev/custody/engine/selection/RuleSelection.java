@@ -65,7 +65,7 @@ public final class RuleSelection {
      * {@link #of(List, PolicyValidator)} with the validation of the policy at each position given (a caller that
      * selects one policy for several workspaces validates it once).
      */
-    static RuleSelection of(List<Policy> policies, IntFunction<PolicyValidation> validate) {
+    public static RuleSelection of(List<Policy> policies, IntFunction<PolicyValidation> validate) {
         List<SelectedRule> rules = new ArrayList<>();
         List<Exclusion> exclusions = new ArrayList<>();
         List<BundleError> errors = new ArrayList<>();
@@ -118,6 +118,12 @@ public final class RuleSelection {
         return new RuleSelection(errors.isEmpty() ? rules : List.of(), exclusions, errors, active);
     }
 
+    /**
+     * The workspace key of actions that name no workspace: the empty string, the same key as
+     * {@code PolicySource.NO_WORKSPACE} of the engine's API (which this package, below the engine, does not name).
+     */
+    public static final String NO_WORKSPACE = "";
+
     /** The id a policy goes by: its own, or {@code #<position>} when it has none (null or blank). */
     public static String policyId(Policy policy, int position) {
         return policy.id() != null && !policy.id().isBlank() ? policy.id() : "#" + position;
@@ -126,13 +132,13 @@ public final class RuleSelection {
     /**
      * Whether a policy of {@code policyWorkspace} (null: of every workspace) is among the policies of
      * {@code workspaceId}: the policies of a workspace are those that name none and those that name it
-     * (case-insensitive); {@link dev.custody.engine.PolicySource#NO_WORKSPACE} gets only those that name none.
+     * (case-insensitive); {@link #NO_WORKSPACE} gets only those that name none.
      */
     public static boolean inWorkspace(String policyWorkspace, String workspaceId) {
         if (policyWorkspace == null) {
             return true;
         }
-        return !dev.custody.engine.PolicySource.NO_WORKSPACE.equals(workspaceId)
+        return !NO_WORKSPACE.equals(workspaceId)
                 && policyWorkspace.equalsIgnoreCase(workspaceId);
     }
 

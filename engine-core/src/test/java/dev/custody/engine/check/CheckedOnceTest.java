@@ -10,7 +10,7 @@ import dev.custody.engine.Fixtures;
 import dev.custody.engine.Decision;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.internal.bundle.PolicyBundle;
-import dev.custody.engine.internal.eval.Evaluator;
+import dev.custody.engine.TestEvaluator;
 import dev.custody.engine.policy.Rule;
 import dev.custody.engine.schema.Section;
 import dev.custody.engine.schema.TriggerAction;
@@ -137,7 +137,7 @@ class CheckedOnceTest {
                 .field("resource.contract_address", "0xdef").field("resource.decoded_args", args).build();
         PolicyBundle bundle = Fixtures.bundle(Fixtures.policy("p", new Rule("big", "web3.contract_call",
                 "has(resource.decoded_args.amount) && resource.decoded_args.amount > 100", "DENY", null, null)));
-        Evaluator evaluator = Evaluator.create();
+        TestEvaluator evaluator = TestEvaluator.create();
         assertEquals(Outcome.NO_MATCH, evaluator.evaluate(bundle, call).outcome());
         args.put("amount", 500L); // too late: the action was checked with 5
         Decision again = evaluator.evaluate(bundle, call);

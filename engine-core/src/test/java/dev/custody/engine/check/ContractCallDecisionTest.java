@@ -12,7 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.custody.engine.Fixtures;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.Decision;
-import dev.custody.engine.internal.eval.Evaluator;
+import dev.custody.engine.TestEvaluator;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.policy.Rule;
 import java.util.List;
@@ -39,7 +39,7 @@ class ContractCallDecisionTest {
                             + " && resource.value_wei == '0' && resource.gas_limit <= 200000",
                     "ALLOW", "allowlisted usdc transfer", null)));
 
-    private final Evaluator evaluator = relaxedEvaluator();
+    private final TestEvaluator evaluator = relaxedEvaluator();
 
     private static String line(String data) {
         return line("\"to\": \"" + USDC + "\", \"data\": \"" + data + "\", \"value\": \"0x0\", \"gasLimit\": \"0x186a0\"", "");
@@ -185,7 +185,7 @@ class ContractCallDecisionTest {
     }
 
     /** A budget far above the default: these tests are not about it, and a busy shared core must not fail them. */
-    static Evaluator relaxedEvaluator() {
-        return Evaluator.builder().timeBudget(java.time.Duration.ofSeconds(10)).build();
+    static TestEvaluator relaxedEvaluator() {
+        return TestEvaluator.builder().timeBudget(java.time.Duration.ofSeconds(10)).build();
     }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.engine.diagnostic.Diagnostic;
 import dev.custody.engine.diagnostic.DiagnosticCode;
-import dev.custody.engine.validate.DiagnosticFormatter;
+import dev.custody.engine.format.DiagnosticFormatter;
 import dev.custody.engine.diagnostic.Severity;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.List;

@@ -42,7 +42,7 @@ class CoverageRecorderTest {
             allow("small", "withdrawal.value_usd <= 100.0 ? principal.role == 'signer' : false"));
 
     private static PolicyEngine engine(PolicySource source, EvaluationObserver observer) {
-        return CoverageHook.observeRules(PolicyEngine.builder(source).timeBudget(PATIENT), observer).build();
+        return PolicyEngine.builder(source).timeBudget(PATIENT).observer(new RuleObserver(observer)).build();
     }
 
     private static RuleCoverage rule(CoverageReport r, String id) {

@@ -1,6 +1,7 @@
 package dev.custody.engine.diagnostic;
 
-import dev.custody.engine.validate.DiagnosticFormatter;
+import dev.custody.engine.format.DiagnosticFormatter;
+import dev.custody.engine.text.Printable;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -10,10 +11,10 @@ class DiagnosticFormatterTest {
 
     @Test
     void printableEscapesWhatWouldBreakOrHideALine() {
-        assertEquals("a\\nb\\r\\tc\\u0000\\u007f\\u0085\\u2028\\u2029d", DiagnosticFormatter.printable(
+        assertEquals("a\\nb\\r\\tc\\u0000\\u007f\\u0085\\u2028\\u2029d", Printable.of(
                 "a\nb\r\tc\u0000\u007f\u0085\u2028\u2029d"));
         String plain = "unknown status `héllo 😀`";
-        assertSame(plain, DiagnosticFormatter.printable(plain), "text without controls is returned as it is");
+        assertSame(plain, Printable.of(plain), "text without controls is returned as it is");
     }
 
     /** Found by PolicyDocumentFuzz's kind of input: a YAML value with a line break quoted in a diagnostic. */

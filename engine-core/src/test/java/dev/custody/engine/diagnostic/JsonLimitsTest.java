@@ -1,6 +1,6 @@
 package dev.custody.engine.diagnostic;
 
-import dev.custody.engine.validate.JsonLimits;
+import dev.custody.engine.text.JsonLimits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 

@@ -1,6 +1,6 @@
 package dev.custody.engine.metrics;
 
-import dev.custody.engine.internal.access.Decisions;
+import dev.custody.engine.Decisions;
 import static dev.custody.engine.Fixtures.allow;
 import static dev.custody.engine.Fixtures.deny;
 import static dev.custody.engine.Fixtures.policy;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.custody.engine.Fixtures;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.Decision;
-import dev.custody.engine.internal.eval.Evaluator;
+import dev.custody.engine.TestEvaluator;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.velocity.SettlementStatus;
 import dev.custody.engine.velocity.VelocityException;
@@ -99,7 +99,7 @@ class WithdrawalActionsTest {
                 Fixtures.deny("burst", "wallet.withdrawal_count_1h >= 5"),
                 Fixtures.allow("trusted", "withdrawal.is_whitelisted && withdrawal.address_age_sec >= 86400"
                         + " && withdrawal.value_usd < 10000")));
-        Evaluator evaluator = relaxedEvaluator();
+        TestEvaluator evaluator = relaxedEvaluator();
         ledger.recordSettlement(WS, Fixtures.WALLET, "ETHEREUM_MAINNET", new BigDecimal("30000"),
                 SettlementStatus.SUCCESS, NOW.minus(Duration.ofHours(3)));
 
@@ -139,7 +139,7 @@ class WithdrawalActionsTest {
     }
 
     /** A budget far above the default: these tests are not about it, and a busy shared core must not fail them. */
-    static Evaluator relaxedEvaluator() {
-        return Evaluator.builder().timeBudget(java.time.Duration.ofSeconds(10)).build();
+    static TestEvaluator relaxedEvaluator() {
+        return TestEvaluator.builder().timeBudget(java.time.Duration.ofSeconds(10)).build();
     }
 }

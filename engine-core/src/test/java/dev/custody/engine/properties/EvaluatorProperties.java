@@ -12,7 +12,7 @@ import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.Decision;
 import dev.custody.engine.FailureKind;
-import dev.custody.engine.internal.eval.Evaluator;
+import dev.custody.engine.TestEvaluator;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.TraceEntry;
 import dev.custody.engine.payload.Action;
@@ -40,7 +40,7 @@ import net.jqwik.api.statistics.Statistics;
 import net.jqwik.api.statistics.StatisticsReport;
 
 /**
- * Properties of {@link Evaluator} over random bundles and actions (docs/design.md §3): it never throws, a DENY
+ * Properties of {@link TestEvaluator} over random bundles and actions (docs/design.md §3): it never throws, a DENY
  * rule can only tighten a decision, a rule error without a true DENY fails closed, and every decision and
  * its attribution match a brute-force {@link Oracle}.
  *
@@ -52,8 +52,8 @@ import net.jqwik.api.statistics.StatisticsReport;
 class EvaluatorProperties {
     private static final Instant NOW = Instant.parse("2026-11-04T10:00:00Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
-    private static final Evaluator PATIENT = Evaluator.builder().clock(CLOCK).timeBudget(Duration.ofSeconds(30)).build();
-    private static final Evaluator DEFAULT = Evaluator.builder().clock(CLOCK).build();
+    private static final TestEvaluator PATIENT = TestEvaluator.builder().clock(CLOCK).timeBudget(Duration.ofSeconds(30)).build();
+    private static final TestEvaluator DEFAULT = TestEvaluator.builder().clock(CLOCK).build();
     private static final Oracle ORACLE = new Oracle(Fixtures.VALIDATOR.compiler());
 
     private static PolicyBundle bundle(List<Policy> policies) {

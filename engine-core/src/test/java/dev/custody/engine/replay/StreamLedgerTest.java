@@ -1,6 +1,6 @@
 package dev.custody.engine.replay;
 
-import dev.custody.engine.internal.access.Decisions;
+import dev.custody.engine.Decisions;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -10,7 +10,7 @@ import dev.custody.engine.Fixtures;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.Decision;
 import dev.custody.engine.FailureKind;
-import dev.custody.engine.internal.eval.Evaluator;
+import dev.custody.engine.TestEvaluator;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.check.ActionReader;
@@ -55,7 +55,7 @@ class StreamLedgerTest {
 
     /** The loop the CLI replay runs: one decision (or event error) per line. */
     static List<String> replay(StreamLedger velocity, String... lines) throws Exception {
-        Evaluator evaluator = relaxedEvaluator();
+        TestEvaluator evaluator = relaxedEvaluator();
         List<String> out = new ArrayList<>();
         for (String line : lines) {
             ActionReader.Result read = ActionReader.read(line);
@@ -211,7 +211,7 @@ class StreamLedgerTest {
     }
 
     /** A budget far above the default: these tests are not about it, and a busy shared core must not fail them. */
-    static Evaluator relaxedEvaluator() {
-        return Evaluator.builder().timeBudget(java.time.Duration.ofSeconds(10)).build();
+    static TestEvaluator relaxedEvaluator() {
+        return TestEvaluator.builder().timeBudget(java.time.Duration.ofSeconds(10)).build();
     }
 }

@@ -46,7 +46,8 @@ class ModuleBoundaryTest {
         for (String tool : new String[] {"dev.custody.engine.compile", "dev.custody.engine.check",
                 "dev.custody.engine.files", "dev.custody.engine.validate", "dev.custody.engine.replay",
                 "dev.custody.engine.coverage", "dev.custody.engine.internal.bundle",
-                "dev.custody.engine.internal.eval", "dev.custody.engine.internal.access"}) {
+                "dev.custody.engine.internal.payload", "dev.custody.engine.internal.access", "dev.custody.engine.text",
+                "dev.custody.engine.format"}) {
             assertTrue(ENGINE.getPackages().contains(tool), tool + " is not in the module at all");
             assertFalse(ENGINE.isExported(tool, CONSUMER), tool + " is exported to the consumer");
             assertFalse(ENGINE.isOpen(tool, CONSUMER), tool + " is open to the consumer");

@@ -1,5 +1,5 @@
 /**
- * Internal, not API, exported to no module: what engine-core's packages reach of each other beyond the exported
- * API (making decisions, an action's check cache, the coverage hook of the engine builder).
+ * Internal, not API, exported to no module: the read of the class path that the compiler adds before it first
+ * touches cel-java ({@link dev.custody.engine.internal.access.ClassPathReads}). Below every package that uses it.
  */
 package dev.custody.engine.internal.access;

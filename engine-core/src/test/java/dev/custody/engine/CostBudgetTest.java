@@ -1,4 +1,4 @@
-package dev.custody.engine.internal.eval;
+package dev.custody.engine;
 
 import static dev.custody.engine.Fixtures.allow;
 import static dev.custody.engine.Fixtures.bundle;
@@ -11,9 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.custody.engine.compile.CostMeter;
-import dev.custody.engine.Decision;
-import dev.custody.engine.FailureKind;
-import dev.custody.engine.Outcome;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

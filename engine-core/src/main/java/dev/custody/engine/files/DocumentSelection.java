@@ -1,10 +1,10 @@
-package dev.custody.engine.selection;
+package dev.custody.engine.files;
 
-import dev.custody.engine.files.Finding;
-import dev.custody.engine.files.PolicyDocument;
+import dev.custody.engine.selection.Exclusion;
+import dev.custody.engine.selection.RuleSelection;
+import dev.custody.engine.selection.SelectedRule;
 import dev.custody.engine.validate.PolicyValidation;
 import dev.custody.engine.validate.PolicyValidator;
-import dev.custody.engine.files.SourcedPolicy;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -18,7 +18,7 @@ import java.util.Set;
 
 /**
  * The rules that apply, in every workspace, to policy files read once: what the engine over a
- * {@link dev.custody.engine.files.FilePolicySource} of these documents decides by, for a tool that looks at all
+ * {@link FilePolicySource} of these documents decides by, for a tool that looks at all
  * workspaces at once ({@code analyze}, {@code diff --semantic}, coverage, {@code test}).
  *
  * <p>Each workspace the documents name gets the policies the source gives it (those that name no workspace, then
@@ -92,7 +92,7 @@ public final class DocumentSelection {
             }
         }
         List<String> scopes = new ArrayList<>();
-        scopes.add(dev.custody.engine.PolicySource.NO_WORKSPACE);
+        scopes.add(RuleSelection.NO_WORKSPACE);
         scopes.addAll(workspaces);
         List<int[]> kept = new ArrayList<>();
         List<Located> rules = new ArrayList<>();
@@ -114,7 +114,7 @@ public final class DocumentSelection {
             }
             for (SelectedRule r : selection.rules()) {
                 Entry e = mine.get(r.policyIndex());
-                boolean own = scope.equals(dev.custody.engine.PolicySource.NO_WORKSPACE) == (e.workspace() == null);
+                boolean own = scope.equals(RuleSelection.NO_WORKSPACE) == (e.workspace() == null);
                 if (own && readable) {
                     kept.add(new int[] {e.position(), r.ruleIndex(), rules.size()});
                     rules.add(new Located(r, e.workspace(), e.document(), e.source()));

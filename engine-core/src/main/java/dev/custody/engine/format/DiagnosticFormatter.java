@@ -1,4 +1,4 @@
-package dev.custody.engine.validate;
+package dev.custody.engine.format;
 
 import dev.custody.engine.diagnostic.Diagnostic;
 import java.util.List;
@@ -58,40 +58,5 @@ public final class DiagnosticFormatter {
             out.append(" (hint: ").append(d.hint()).append(')');
         }
         return out.toString();
-    }
-
-    /**
-     * The text with every character that would break a line or hide itself (C0 and C1 controls, DEL, U+2028,
-     * U+2029) written as an escape ({@code \n}, {@code \r}, {@code \t}, else {@code \}{@code uXXXX}): for user input
-     * quoted in a message, which must stay one line. Text without such characters is returned as it is.
-     */
-    public static String printable(String text) {
-        int i = 0;
-        while (i < text.length() && !hidden(text.charAt(i))) {
-            i++;
-        }
-        if (i == text.length()) {
-            return text;
-        }
-        StringBuilder out = new StringBuilder(text.length() + 8).append(text, 0, i);
-        for (; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (!hidden(c)) {
-                out.append(c);
-            } else if (c == '\n') {
-                out.append("\\n");
-            } else if (c == '\r') {
-                out.append("\\r");
-            } else if (c == '\t') {
-                out.append("\\t");
-            } else {
-                out.append(String.format("\\u%04x", (int) c));
-            }
-        }
-        return out.toString();
-    }
-
-    private static boolean hidden(char c) {
-        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029';
     }
 }

@@ -1,4 +1,4 @@
-package dev.custody.engine.validate;
+package dev.custody.engine.text;
 
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import java.util.Locale;

@@ -1,4 +1,4 @@
-package dev.custody.engine.internal.eval;
+package dev.custody.engine;
 
 import static dev.custody.engine.Fixtures.allow;
 import static dev.custody.engine.Fixtures.bundle;
@@ -10,11 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.custody.engine.Decision;
-import dev.custody.engine.FailureKind;
-import dev.custody.engine.Outcome;
-import dev.custody.engine.TraceEntry;
-import dev.custody.engine.Fixtures;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.CostMeter;
 import dev.custody.engine.compile.RuleCompiler;

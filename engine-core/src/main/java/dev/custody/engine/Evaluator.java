@@ -1,12 +1,7 @@
-package dev.custody.engine.internal.eval;
+package dev.custody.engine;
 
-import dev.custody.engine.internal.access.Decisions;
 import dev.custody.engine.internal.bundle.BoundRule;
 import dev.custody.engine.policy.BundleError;
-import dev.custody.engine.Decision;
-import dev.custody.engine.FailureKind;
-import dev.custody.engine.Outcome;
-import dev.custody.engine.TraceEntry;
 import dev.custody.engine.internal.bundle.PolicyBundle;
 import dev.custody.engine.compile.ConditionResult;
 import dev.custody.engine.compile.CostMeter;
@@ -63,9 +58,11 @@ import java.util.Objects;
  * {@code context.hour} and {@code context.day_of_week} come from the action's {@code at} when it has one,
  * else from the injected {@link Clock} (UTC).
  *
- * <p>Immutable and thread-safe; {@link #evaluate} never throws (null arguments aside).
+ * <p>Immutable and thread-safe; {@link #evaluate} never throws (null arguments aside). Package-private: it lives
+ * beside {@link Decision} and makes decisions with its package-private factories, so no bridge reaches them from
+ * another package (docs/design.md §9.1); the engine ({@link PolicyEngine}) is how everything else decides.
  */
-public final class Evaluator {
+final class Evaluator {
     /** The default wall-clock backstop of one evaluation. */
     public static final Duration DEFAULT_BACKSTOP = Duration.ofSeconds(1);
 
@@ -133,7 +130,7 @@ public final class Evaluator {
             return bundle.revision() == null || d.bundleRevision() != null ? d : d.inBundle(bundle.revision());
         } catch (RuntimeException | Error e) {
             // Nothing below is expected to throw; if it does, the action is still denied.
-            return Decisions.failClosed(action.id(), action.action(), FailureKind.INTERNAL,
+            return Decision.failClosed(action.id(), action.action(), FailureKind.INTERNAL,
                     "internal error while evaluating: " + e.getClass().getSimpleName(), System.nanoTime() - start);
         }
     }
@@ -142,12 +139,12 @@ public final class Evaluator {
         if (!bundle.valid()) {
             List<BundleError> errors = bundle.errors();
             String more = errors.size() > 1 ? " (and " + (errors.size() - 1) + " more)" : "";
-            return Decisions.failClosed(action.id(), action.action(), FailureKind.COMPILE,
+            return Decision.failClosed(action.id(), action.action(), FailureKind.COMPILE,
                     "policies do not compile: " + errors.get(0).describe() + more, System.nanoTime() - start);
         }
         PayloadResult checked = PayloadValidator.validate(action, action.at() != null ? action.at() : clock.instant());
         if (checked instanceof PayloadResult.Invalid invalid) {
-            return Decisions.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION,
+            return Decision.failClosed(action.id(), action.action(), FailureKind.MALFORMED_ACTION,
                     "malformed action: " + invalid.error(),
                     System.nanoTime() - start);
         }
@@ -214,10 +211,10 @@ public final class Evaluator {
         }
         long end = System.nanoTime();
         if (firstTrue != null) {
-            return Decisions.matched(action.id(), action.action(), Outcome.ALLOW, firstTrue.policyId(),
+            return Decision.matched(action.id(), action.action(), Outcome.ALLOW, firstTrue.policyId(),
                     firstTrue.ruleId(), firstTrue.description(), end - start, trace, bundle.revision());
         }
-        return Decisions.noMatch(action.id(), action.action(), end - start, trace, bundle.revision());
+        return Decision.noMatch(action.id(), action.action(), end - start, trace, bundle.revision());
     }
 
     /**
@@ -305,24 +302,24 @@ public final class Evaluator {
 
     private static Decision decided(Action action, Outcome outcome, BoundRule rule, long start, List<TraceEntry> trace,
             String revision) {
-        return Decisions.matched(action.id(), action.action(), outcome, rule.policyId(), rule.ruleId(),
+        return Decision.matched(action.id(), action.action(), outcome, rule.policyId(), rule.ruleId(),
                 rule.description(), System.nanoTime() - start, trace, revision);
     }
 
     private static Decision failed(Action action, BoundRule rule, String error, long start, List<TraceEntry> trace) {
-        return Decisions.failClosed(action.id(), action.action(), FailureKind.RULE_ERROR,
+        return Decision.failClosed(action.id(), action.action(), FailureKind.RULE_ERROR,
                 "rule `" + rule.ruleId() + "` failed: " + error, rule.policyId(), rule.ruleId(),
                 System.nanoTime() - start, trace);
     }
 
     private Decision timedOut(Action action, BoundRule rule, long start, List<TraceEntry> trace) {
-        return Decisions.failClosed(action.id(), action.action(), FailureKind.TIME_BUDGET,
+        return Decision.failClosed(action.id(), action.action(), FailureKind.TIME_BUDGET,
                 "time budget of " + budgetText() + " exceeded in rule `" + rule.ruleId() + "`", rule.policyId(),
                 rule.ruleId(), System.nanoTime() - start, trace);
     }
 
     private Decision overCost(Action action, BoundRule rule, long start, List<TraceEntry> trace) {
-        return Decisions.failClosed(action.id(), action.action(), FailureKind.COST_BUDGET,
+        return Decision.failClosed(action.id(), action.action(), FailureKind.COST_BUDGET,
                 "cost budget of " + costLimit + " units exceeded in rule `" + rule.ruleId() + "`", rule.policyId(),
                 rule.ruleId(), System.nanoTime() - start, trace);
     }

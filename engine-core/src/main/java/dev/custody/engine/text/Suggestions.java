@@ -1,4 +1,4 @@
-package dev.custody.engine.validate;
+package dev.custody.engine.text;
 
 import java.util.Collection;
 import java.util.Locale;
