@@ -2,6 +2,7 @@ package dev.custody.analysis;
 
 import dev.custody.engine.compile.CompiledCondition;
 import dev.custody.engine.schema.Effect;
+import dev.custody.engine.selection.RuleSelection;
 import dev.custody.engine.schema.TriggerAction;
 import java.util.Objects;
 import java.util.Set;
@@ -40,6 +41,17 @@ public record AnalyzedRule(
         Objects.requireNonNull(action, "action");
         Objects.requireNonNull(condition, "condition");
         walletIds = Set.copyOf(walletIds);
+    }
+
+    /**
+     * Whether this rule's policy targets an action of this wallet and workspace, its condition aside: the engine's
+     * own answer ({@link RuleSelection#targets}), with its case handling.
+     *
+     * @param walletId the action's wallet id, any case; null when it has none
+     * @param workspaceId the action's workspace id, any case; null or blank when it names none
+     */
+    public boolean targets(String walletId, String workspaceId) {
+        return RuleSelection.targets(walletIds, this.workspaceId, walletId, workspaceId);
     }
 
     /** {@code policy_id/rule_id}, for messages. */

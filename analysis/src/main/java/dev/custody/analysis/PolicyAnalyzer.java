@@ -1,7 +1,6 @@
 package dev.custody.analysis;
 
 import com.microsoft.z3.BoolExpr;
-import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.Decision;
 import dev.custody.engine.FailureKind;
 import dev.custody.engine.Outcome;
@@ -47,15 +46,15 @@ public final class PolicyAnalyzer {
     /** The default time-out of one solver query. */
     public static final long DEFAULT_TIMEOUT_MS = 5_000;
 
-    private final RuleCompiler compiler;
     private final long timeoutMs;
 
     /**
-     * @param compiler the compiler the replayed witnesses are decided with (the one that compiled the set)
+     * The witnesses are replayed through the engine (over the set's documents, with the shared compiler every
+     * engine uses), so no compiler is given.
+     *
      * @param timeoutMs the time-out of one solver query, in milliseconds
      */
-    public PolicyAnalyzer(RuleCompiler compiler, long timeoutMs) {
-        this.compiler = compiler;
+    public PolicyAnalyzer(long timeoutMs) {
         this.timeoutMs = timeoutMs;
     }
 
@@ -136,7 +135,7 @@ public final class PolicyAnalyzer {
         AtomicInteger done = new AtomicInteger();
         AtomicInteger queries = new AtomicInteger();
         // one engine for every thread (it is thread-safe): each workspace's bundle is compiled once, not per thread
-        Replay replay = new Replay(set, compiler);
+        Replay replay = new Replay(set);
         List<RuleResult> results = new ArrayList<>();
         for (List<AnalyzedRule> kept : perAction) {
             RuleResult[] out = new RuleResult[kept.size()];

@@ -127,10 +127,7 @@ final class Probe {
 
         /** Whether the rule's policy targets the action's wallet and workspace. */
         boolean applies(AnalyzedRule r) {
-            if (!r.walletIds().isEmpty() && !r.walletIds().contains(String.valueOf(witness.get(WALLET)))) {
-                return false;
-            }
-            return r.workspaceId() == null || r.workspaceId().equals(witness.get(WORKSPACE));
+            return Replay.applies(r, witness);
         }
 
         boolean isTrue(AnalyzedRule r) {
@@ -183,17 +180,12 @@ final class Probe {
             String wallet = w < wallets.size() ? wallets.get(w) : ActionSpace.OTHER_WALLET;
             for (int k = 0; k <= workspaces.size(); k++) {
                 String workspace = k < workspaces.size() ? workspaces.get(k) : null;
-                if (targets(r, wallet, workspace) && !targets(s, wallet, workspace)) {
+                if (r.targets(wallet, workspace) && !s.targets(wallet, workspace)) {
                     return new int[] {w, k};
                 }
             }
         }
         return null;
-    }
-
-    private static boolean targets(AnalyzedRule r, String wallet, String workspace) {
-        return (r.walletIds().isEmpty() || r.walletIds().contains(wallet))
-                && (r.workspaceId() == null || r.workspaceId().equals(workspace));
     }
 
     /** The action of a witness (a solver's model or a replay record) as a point; null when the engine refuses it. */

@@ -3,7 +3,6 @@ package dev.custody.analysis;
 import dev.custody.engine.files.FilePolicySource;
 import dev.custody.engine.PolicyEngine;
 import dev.custody.engine.compile.ConditionResult;
-import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.Decision;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.check.ActionReader;
@@ -22,7 +21,7 @@ import java.util.Optional;
 final class Replay {
     private final PolicyEngine engine;
 
-    Replay(PolicySet set, RuleCompiler compiler) {
+    Replay(PolicySet set) {
         this.engine = PolicyEngine.builder(FilePolicySource.of(set.documents())::policies)
                 .timeBudget(Duration.ofSeconds(10)).build();
     }
@@ -51,14 +50,8 @@ final class Replay {
 
     /** Whether the rule's policy targets the witness's wallet and workspace (its condition aside). */
     static boolean applies(AnalyzedRule rule, Map<String, Object> witness) {
-        Object wallet = witness.get("wallet_id");
-        if (!rule.walletIds().isEmpty()
-                && !(wallet instanceof String w && rule.walletIds().contains(w.toLowerCase(java.util.Locale.ROOT)))) {
-            return false;
-        }
-        Object workspace = witness.get("workspace_id");
-        return rule.workspaceId() == null
-                || workspace instanceof String k && rule.workspaceId().equals(k.toLowerCase(java.util.Locale.ROOT));
+        return rule.targets(witness.get("wallet_id") instanceof String w ? w : null,
+                witness.get("workspace_id") instanceof String k ? k : null);
     }
 
     /** What one rule's condition gives on the witness: TRUE, FALSE, or empty for a failure / unreadable action. */

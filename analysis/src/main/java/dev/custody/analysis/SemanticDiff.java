@@ -3,7 +3,6 @@ package dev.custody.analysis;
 import com.microsoft.z3.BoolExpr;
 import com.microsoft.z3.Context;
 import com.microsoft.z3.IntExpr;
-import dev.custody.engine.compile.RuleCompiler;
 import dev.custody.engine.Decision;
 import dev.custody.engine.Outcome;
 import dev.custody.engine.schema.Effect;
@@ -31,7 +30,6 @@ import java.util.Optional;
  * <p>Each call builds and closes its own solver context; an instance holds only settings and is thread-safe.
  */
 public final class SemanticDiff {
-    private final RuleCompiler compiler;
     private final long timeoutMs;
 
     /** One kind of change, with its witness (replayed). */
@@ -57,11 +55,12 @@ public final class SemanticDiff {
     }
 
     /**
-     * @param compiler the compiler both sets were compiled with
+     * The witnesses are replayed through the engine (over each set's documents, with the shared compiler every
+     * engine uses), so no compiler is given.
+     *
      * @param timeoutMs the time-out of one solver query, in milliseconds
      */
-    public SemanticDiff(RuleCompiler compiler, long timeoutMs) {
-        this.compiler = compiler;
+    public SemanticDiff(long timeoutMs) {
         this.timeoutMs = timeoutMs;
     }
 
@@ -69,8 +68,8 @@ public final class SemanticDiff {
     public Result compare(PolicySet base, PolicySet head, Optional<TriggerAction> action) {
         List<Difference> differences = new ArrayList<>();
         List<String> undecided = new ArrayList<>();
-        Replay baseReplay = new Replay(base, compiler);
-        Replay headReplay = new Replay(head, compiler);
+        Replay baseReplay = new Replay(base);
+        Replay headReplay = new Replay(head);
         for (TriggerAction a : TriggerAction.values()) {
             if (action.isPresent() && action.get() != a) {
                 continue;

@@ -59,7 +59,7 @@ class AnalysisRunTest {
         }
         generated = Fixtures.read(paths);
         assertEquals(List.of(), generated.problems());
-        oneJob = new PolicyAnalyzer(Fixtures.COMPILER, TIMEOUT_MS).analyze(generated, Optional.empty(),
+        oneJob = new PolicyAnalyzer(TIMEOUT_MS).analyze(generated, Optional.empty(),
                 new PolicyAnalyzer.Run(1, null, PolicyAnalyzer.Progress.NONE));
     }
 
@@ -76,9 +76,9 @@ class AnalysisRunTest {
     void twoJobsFindWhatOneFinds() {
         // the review example has a finding of every kind, so the comparison is not of two empty lists
         PolicySet review = Fixtures.read(Path.of("../examples/analysis/review.yaml"));
-        AnalysisReport one = new PolicyAnalyzer(Fixtures.COMPILER, TIMEOUT_MS).analyze(review, Optional.empty(),
+        AnalysisReport one = new PolicyAnalyzer(TIMEOUT_MS).analyze(review, Optional.empty(),
                 new PolicyAnalyzer.Run(1, null, PolicyAnalyzer.Progress.NONE));
-        AnalysisReport two = new PolicyAnalyzer(Fixtures.COMPILER, TIMEOUT_MS).analyze(review, Optional.empty(),
+        AnalysisReport two = new PolicyAnalyzer(TIMEOUT_MS).analyze(review, Optional.empty(),
                 new PolicyAnalyzer.Run(2, null, PolicyAnalyzer.Progress.NONE));
         assertEquals(claims(one), claims(two));
         assertEquals(8, two.rules());
@@ -99,7 +99,7 @@ class AnalysisRunTest {
     void witnessesAreTheSameWhateverTheJobsAndTheRun() {
         List<String> first = null;
         for (int jobs : new int[] {1, 2, 2, 1, 2}) {
-            AnalysisReport r = new PolicyAnalyzer(Fixtures.COMPILER, TIMEOUT_MS).analyze(generated, Optional.empty(),
+            AnalysisReport r = new PolicyAnalyzer(TIMEOUT_MS).analyze(generated, Optional.empty(),
                     new PolicyAnalyzer.Run(jobs, null, PolicyAnalyzer.Progress.NONE));
             List<String> witnesses = new ArrayList<>();
             for (AnalysisFinding f : r.findings()) {
@@ -156,7 +156,7 @@ class AnalysisRunTest {
     @Test
     void aDeadlineTurnsWhatIsLeftIntoUnknown() {
         List<int[]> calls = new CopyOnWriteArrayList<>();
-        AnalysisReport late = new PolicyAnalyzer(Fixtures.COMPILER, TIMEOUT_MS).analyze(generated, Optional.empty(),
+        AnalysisReport late = new PolicyAnalyzer(TIMEOUT_MS).analyze(generated, Optional.empty(),
                 new PolicyAnalyzer.Run(2, Duration.ofNanos(1), (done, total) -> calls.add(new int[] {done, total})));
         assertEquals(RULES, late.rules());
         assertEquals(0, late.analyzed());
@@ -181,7 +181,7 @@ class AnalysisRunTest {
                 "b", "DENY", "withdrawal.value_usd > 200",
                 "c", "ALLOW", "principal.role == \"owner\""));
         List<Integer> done = new CopyOnWriteArrayList<>();
-        AnalysisReport r = new PolicyAnalyzer(Fixtures.COMPILER, TIMEOUT_MS).analyze(small, Optional.empty(),
+        AnalysisReport r = new PolicyAnalyzer(TIMEOUT_MS).analyze(small, Optional.empty(),
                 new PolicyAnalyzer.Run(2, null, (d, total) -> {
                     assertEquals(3, total);
                     done.add(d);

@@ -229,7 +229,7 @@ class ClaimReplayProperties {
         List<GenRule> base = rules;
         PolicySet b = write("base", base);
         PolicySet h = write("head", head);
-        SemanticDiff.Result r = new SemanticDiff(Fixtures.COMPILER, PolicyAnalyzer.DEFAULT_TIMEOUT_MS).compare(b, h,
+        SemanticDiff.Result r = new SemanticDiff(PolicyAnalyzer.DEFAULT_TIMEOUT_MS).compare(b, h,
                 Optional.empty());
         for (SemanticDiff.Difference d : r.differences()) {
             assertTrue(!Fixtures.decide(b, d.witness()).sameAs(Fixtures.decide(h, d.witness())), d.toString());

@@ -203,7 +203,7 @@ class FindingKindsTest {
                 + "(workspace.network_withdrawal_count_1h - 7) * (workspace.network_withdrawal_count_1h - 7) * "
                 + "(workspace.network_withdrawal_count_1h - 7) + context.hour * context.hour * context.hour == 42";
         PolicySet set = Fixtures.yaml(dir, "cubes", Fixtures.policy("p", "cubes", "DENY", cubes));
-        AnalysisReport r = new PolicyAnalyzer(Fixtures.COMPILER, 300).analyze(set, Optional.empty());
+        AnalysisReport r = new PolicyAnalyzer(300).analyze(set, Optional.empty());
         assertEquals(FindingKind.UNKNOWN, r.findings().get(0).kind(), r.findings().toString());
         assertEquals(0, r.analyzed());
         assertEquals(1, r.rules());

@@ -42,7 +42,7 @@ final class Fixtures {
     }
 
     static AnalysisReport analyze(PolicySet set) {
-        return new PolicyAnalyzer(COMPILER, PolicyAnalyzer.DEFAULT_TIMEOUT_MS).analyze(set, Optional.empty());
+        return new PolicyAnalyzer(PolicyAnalyzer.DEFAULT_TIMEOUT_MS).analyze(set, Optional.empty());
     }
 
     /** The engine a service would embed, over the set's documents. */

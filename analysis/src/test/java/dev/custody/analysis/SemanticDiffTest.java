@@ -21,7 +21,7 @@ class SemanticDiffTest {
     private SemanticDiff.Result compare(String base, String head) {
         PolicySet b = Fixtures.yaml(dir, "base", base);
         PolicySet h = Fixtures.yaml(dir, "head", head);
-        SemanticDiff.Result r = new SemanticDiff(Fixtures.COMPILER, 5000).compare(b, h, Optional.empty());
+        SemanticDiff.Result r = new SemanticDiff(5000).compare(b, h, Optional.empty());
         for (SemanticDiff.Difference d : r.differences()) {
             Decision bd = Fixtures.decide(b, d.witness());
             Decision hd = Fixtures.decide(h, d.witness());
@@ -112,7 +112,7 @@ class SemanticDiffTest {
     void theExampleRevision() {
         PolicySet b = Fixtures.read(Path.of("../examples/policies/role-limits.yaml"));
         PolicySet h = Fixtures.read(Path.of("../examples/revision/role-limits.yaml"));
-        SemanticDiff.Result r = new SemanticDiff(Fixtures.COMPILER, 5000).compare(b, h, Optional.empty());
+        SemanticDiff.Result r = new SemanticDiff(5000).compare(b, h, Optional.empty());
         assertEquals(1, r.differences().size(), r.toString());
         SemanticDiff.Difference d = r.differences().get(0);
         assertEquals(Outcome.NO_MATCH, d.from());

@@ -216,7 +216,7 @@ class SoundnessProperties {
         }
         PolicySet b = write("base", rules);
         PolicySet h = write("head", head);
-        SemanticDiff.Result r = new SemanticDiff(Fixtures.COMPILER, 5000).compare(b, h, Optional.empty());
+        SemanticDiff.Result r = new SemanticDiff(5000).compare(b, h, Optional.empty());
         for (SemanticDiff.Difference d : r.differences()) {
             assertEquals(d.from(), Fixtures.decide(b, d.witness()).outcome());
             assertEquals(d.to(), Fixtures.decide(h, d.witness()).outcome());

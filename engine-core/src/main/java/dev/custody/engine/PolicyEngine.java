@@ -21,12 +21,12 @@ import dev.custody.engine.log.DecisionLog;
 import dev.custody.engine.payload.Action;
 import dev.custody.engine.check.Payload;
 import dev.custody.engine.policy.Policy;
+import dev.custody.engine.selection.RuleSelection;
 import dev.custody.engine.validate.PolicyValidator;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import dev.custody.engine.schema.Uuids;
 import java.util.Objects;
 
 /**
@@ -271,13 +271,12 @@ public final class PolicyEngine {
     }
 
     private static String keyOf(Action action) {
-        return action.workspaceId() == null || action.workspaceId().isBlank() ? PolicySource.NO_WORKSPACE
-                : key(action.workspaceId());
+        return RuleSelection.workspaceKey(action.workspaceId());
     }
 
     /** The one cache key (and source argument) for every spelling of a workspace id. */
     private static String key(String workspaceId) {
-        return Uuids.lowerCase(workspaceId.strip());
+        return RuleSelection.workspaceKey(workspaceId);
     }
 
     /** {@link #load}, made once rather than per lookup. */

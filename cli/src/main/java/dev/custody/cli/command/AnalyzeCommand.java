@@ -117,7 +117,7 @@ public final class AnalyzeCommand implements Callable<Integer> {
         RuleProgress progress = new RuleProgress(err, root.environment().progress());
         AnalysisReport report;
         try {
-            report = new PolicyAnalyzer(Compilers.shared(), timeoutMs).analyze(set, only,
+            report = new PolicyAnalyzer(timeoutMs).analyze(set, only,
                     new PolicyAnalyzer.Run(jobs, deadline, progress));
         } finally {
             progress.done();

@@ -42,7 +42,7 @@ final class SemanticDiffOutput {
         if (!base.problems().isEmpty() || !head.problems().isEmpty()) {
             return ExitCode.INPUT;
         }
-        SemanticDiff.Result r = new SemanticDiff(Compilers.shared(), c.timeoutMs).compare(base, head, only);
+        SemanticDiff.Result r = new SemanticDiff(c.timeoutMs).compare(base, head, only);
         if (c.format == DiffCommand.Format.json) {
             out.println(JsonOutput.write(json(r)));
         } else {

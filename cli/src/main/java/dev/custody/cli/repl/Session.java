@@ -627,7 +627,7 @@ public final class Session {
         }
         dev.custody.analysis.PolicySet set = dev.custody.analysis.PolicySet.of(policyDocuments, compiler);
         set.problems().forEach(p -> line("error: " + p));
-        dev.custody.analysis.AnalysisReport report = new dev.custody.analysis.PolicyAnalyzer(compiler,
+        dev.custody.analysis.AnalysisReport report = new dev.custody.analysis.PolicyAnalyzer(
                 dev.custody.analysis.PolicyAnalyzer.DEFAULT_TIMEOUT_MS).analyze(set, only);
         dev.custody.cli.command.AnalyzeCommand.printText(report, out);
         out.flush();

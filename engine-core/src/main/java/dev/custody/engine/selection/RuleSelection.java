@@ -11,6 +11,7 @@ import dev.custody.engine.policy.Rule;
 import dev.custody.engine.schema.Effect;
 import dev.custody.engine.schema.PolicyStatus;
 import dev.custody.engine.schema.TriggerAction;
+import dev.custody.engine.schema.Uuids;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -127,6 +128,46 @@ public final class RuleSelection {
     /** The id a policy goes by: its own, or {@code #<position>} when it has none (null or blank). */
     public static String policyId(Policy policy, int position) {
         return policy.id() != null && !policy.id().isBlank() ? policy.id() : "#" + position;
+    }
+
+    /**
+     * The one answer to "does a policy target an action of this wallet and workspace" (docs/design.md §3.1, §4.1),
+     * with the engine's case handling: the action's wallet id in its canonical case ({@link Uuids#lowerCase}) among
+     * the policy's (lower-case) wallet ids, or the policy names none; and the policy among the policies of the
+     * action's workspace key ({@link #workspaceKey}, {@link #inWorkspace}). The engine answers the two halves where
+     * it meets them (a bundle's rule for the wallet, the policy source for the workspace); the tools that reason
+     * about actions without deciding them (the analysis) ask this.
+     *
+     * @param policyWallets the policy's wallet ids in lower case, as selected ({@link SelectedRule#walletIds});
+     *     empty for every wallet
+     * @param policyWorkspace the policy's workspace, any case; null for every workspace
+     * @param walletId the action's wallet id as given, any case; null when it has none
+     * @param workspaceId the action's workspace id as given, any case; null or blank when it names none
+     */
+    public static boolean targets(Set<String> policyWallets, String policyWorkspace, String walletId,
+            String workspaceId) {
+        return targetsWallet(policyWallets, walletId == null ? null : Uuids.lowerCase(walletId))
+                && inWorkspace(policyWorkspace, workspaceKey(workspaceId));
+    }
+
+    /**
+     * Whether a policy with these wallet ids targets a wallet: it names none, or this one. The evaluator's test for
+     * each rule (the payload's wallet id is canonical already).
+     *
+     * @param policyWallets the policy's wallet ids in lower case; empty for every wallet
+     * @param canonicalWallet the action's wallet id in its canonical case ({@link Uuids#lowerCase}); null for none
+     */
+    public static boolean targetsWallet(Set<String> policyWallets, String canonicalWallet) {
+        return policyWallets.isEmpty() || canonicalWallet != null && policyWallets.contains(canonicalWallet);
+    }
+
+    /**
+     * The key under which the engine decides an action of this workspace, and asks its source for the policies:
+     * {@link #NO_WORKSPACE} for none (null or blank), else the id without surrounding white space in its canonical
+     * case ({@link Uuids#lowerCase}).
+     */
+    public static String workspaceKey(String workspaceId) {
+        return workspaceId == null || workspaceId.isBlank() ? NO_WORKSPACE : Uuids.lowerCase(workspaceId.strip());
     }
 
     /**

@@ -154,4 +154,24 @@ class RuleSelectionTest {
         assertFalse(RuleSelection.inWorkspace("ws-1", "ws-2"));
         assertFalse(RuleSelection.inWorkspace("ws-1", dev.custody.engine.PolicySource.NO_WORKSPACE));
     }
+
+    /** The one targeting predicate, with the engine's case handling: canonical case, a blank workspace is none. */
+    @Test
+    void targetsAnswersWithTheEnginesCaseHandling() {
+        String wallet = "6b1e4f0c-9a1d-4c7e-8f2a-3d5b7c9e1a2f";
+        java.util.Set<String> wallets = java.util.Set.of(wallet);
+        assertTrue(RuleSelection.targets(wallets, null, wallet.toUpperCase(java.util.Locale.ROOT), null));
+        assertTrue(RuleSelection.targets(wallets, "WS-1", wallet, " Ws-1 "));
+        assertTrue(RuleSelection.targets(java.util.Set.of(), null, null, null));
+        assertFalse(RuleSelection.targets(wallets, null, null, "ws-1"));
+        assertFalse(RuleSelection.targets(wallets, null, "0d4c4a39-3a4f-4b52-9b3e-2f1c8a7d6e5b", "ws-1"));
+        assertFalse(RuleSelection.targets(java.util.Set.of(), "ws-1", wallet, " "));
+        assertFalse(RuleSelection.targets(java.util.Set.of(), "ws-1", wallet, null));
+        assertFalse(RuleSelection.targets(java.util.Set.of(), "ws-1", wallet, "ws-2"));
+        assertEquals(RuleSelection.NO_WORKSPACE, RuleSelection.workspaceKey(null));
+        assertEquals(RuleSelection.NO_WORKSPACE, RuleSelection.workspaceKey(" \t"));
+        assertEquals("ab-1", RuleSelection.workspaceKey(" AB-1\n"));
+        // the selection's key for no workspace is the engine's
+        assertEquals(dev.custody.engine.PolicySource.NO_WORKSPACE, RuleSelection.NO_WORKSPACE);
+    }
 }

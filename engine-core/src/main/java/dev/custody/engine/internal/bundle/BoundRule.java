@@ -3,6 +3,7 @@ package dev.custody.engine.internal.bundle;
 import dev.custody.engine.compile.CompiledCondition;
 import dev.custody.engine.schema.Effect;
 import java.util.Objects;
+import dev.custody.engine.selection.RuleSelection;
 import java.util.Set;
 
 /**
@@ -36,6 +37,6 @@ public record BoundRule(
 
     /** Whether the rule's policy targets this (lowercase) wallet. */
     public boolean targets(String walletId) {
-        return walletIds.isEmpty() || walletIds.contains(walletId);
+        return RuleSelection.targetsWallet(walletIds, walletId);
     }
 }
