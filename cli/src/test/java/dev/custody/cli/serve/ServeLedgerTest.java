@@ -299,16 +299,15 @@ class ServeLedgerTest {
 
             pg.pause();
             try {
-                long start = System.nanoTime();
                 HttpResponse<String> denied = post(r, "/v1/decisions", withdrawal("f-2", "2026-11-02T10:01:00Z"));
-                long ms = (System.nanoTime() - start) / 1_000_000;
                 assertEquals(200, denied.statusCode());
                 JsonNode d = JSON.readTree(denied.body());
                 assertEquals("DENY", d.get("decision").asText(), denied.body());
                 assertEquals("ledger", d.get("failure").asText(), denied.body());
-                assertTrue(d.get("error").asText().startsWith("the velocity ledger "), denied.body());
-                // the ledger's 2 s time-out, not a pool's 30 s wait (a generous bound for a busy machine)
-                assertTrue(ms < 15_000, "answered after " + ms + " ms");
+                // the ledger's own 2 s time-out ended the wait (not a pool's 30 s one): the message says which, so
+                // nothing is timed here
+                assertTrue(d.get("error").asText().startsWith("the velocity ledger did not answer within 2000 ms"),
+                        denied.body());
                 HttpResponse<String> settle = post(r, "/v1/settlements", settlement("s-x", "5", "2026-11-02T10:01:00Z"));
                 assertEquals(503, settle.statusCode(), settle.body());
                 ServeCommandTest.awaitTrue(() -> status(r, "/ready") == 503, "not ready while the database is stopped");
