@@ -376,7 +376,67 @@ public final class CompiledCondition {
             }
             return "key `" + absent.group(1) + "` is absent" + where;
         }
+        Optional<CelExpr> index = offset == null ? Optional.empty() : indexAt(offset);
+        if (index.isPresent() && !detail.startsWith("Index out of bounds")) {
+            // cel-java words a key missing from a map (a literal, or a value of the payload) as the bare key:
+            // `{'a': 1}['b']` fails with `b`, `{0: 1}[dyn(b'')]` with nothing at all
+            return "key " + keyText(index.get().call().args().get(1), detail) + " is not in the map" + where;
+        }
         return IssueTranslator.style(detail) + where;
+    }
+
+    /** The index expression ({@code m[k]}) cel-java reports an error at, if the error is at one. */
+    private Optional<CelExpr> indexAt(int offset) {
+        for (Map.Entry<Long, Integer> e : ast.getSource().getPositionsMap().entrySet()) {
+            if (e.getValue() == offset) {
+                Optional<CelExpr> expr = IssueTranslator.find(ast.getExpr(), e.getKey());
+                if (expr.isPresent() && expr.get().getKind() == CelExpr.ExprKind.Kind.CALL
+                        && expr.get().call().function().equals(CelSemantics.INDEX)
+                        && expr.get().call().args().size() == 2) {
+                    return expr;
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The key of an index as the condition wrote it, when it is a constant (possibly in {@code dyn(...)}):
+     * {@code `'b'`}, {@code `1`}, {@code `b''`}; else cel-java's wording of the key value.
+     */
+    private static String keyText(CelExpr key, String detail) {
+        CelExpr k = key;
+        if (k.getKind() == CelExpr.ExprKind.Kind.CALL && k.call().function().equals("dyn")
+                && k.call().args().size() == 1) {
+            k = k.call().args().get(0);
+        }
+        if (k.getKind() == CelExpr.ExprKind.Kind.CONSTANT) {
+            dev.cel.common.ast.CelConstant c = k.constant();
+            switch (c.getKind()) {
+                case STRING_VALUE -> {
+                    return "`'" + c.stringValue() + "'`";
+                }
+                case INT64_VALUE -> {
+                    return "`" + c.int64Value() + "`";
+                }
+                case UINT64_VALUE -> {
+                    return "`" + c.uint64Value() + "u`";
+                }
+                case BOOLEAN_VALUE -> {
+                    return "`" + c.booleanValue() + "`";
+                }
+                case DOUBLE_VALUE -> {
+                    return "`" + c.doubleValue() + "`";
+                }
+                case BYTES_VALUE -> {
+                    String text = c.bytesValue().toStringUtf8();
+                    return text.isEmpty() ? "`b''` (empty bytes)" : "`b'" + text + "'` (bytes)";
+                }
+                default -> {
+                }
+            }
+        }
+        return detail.isEmpty() ? "(an empty value)" : "`" + detail + "`";
     }
 
     private String selectPathAt(int offset, String field) {

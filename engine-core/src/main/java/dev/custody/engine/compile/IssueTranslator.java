@@ -34,6 +34,8 @@ final class IssueTranslator {
     private static final Pattern UNDECLARED = Pattern.compile("undeclared reference to '([^']*)'.*");
     private static final Pattern NO_OVERLOAD =
             Pattern.compile("found no matching overload for '([^']*)' applied to '\\((.*?)\\)'.*");
+    private static final Pattern FIELD_OF_UNKNOWN_MESSAGE =
+            Pattern.compile("[Mm]essage type resolution failure while referencing field '([^']*)'.*");
     private static final Pattern EXPECTED_BOOL = Pattern.compile("expected type 'bool' but found '(.*)'");
     private static final Pattern MISMATCHED = Pattern.compile("(?:mismatched|extraneous) input '(.*?)' expecting (.*)");
     private static final Pattern NO_VIABLE = Pattern.compile("no viable alternative at input '(.*)'");
@@ -127,8 +129,15 @@ final class IssueTranslator {
             return Diagnostic.error(DiagnosticCode.UNKNOWN_FIELD, "unknown field `" + field + "`", null, lc[0], lc[1]);
         }
         if ((x = UNDECLARED.matcher(m)).matches()) {
-            String name = x.group(1);
+            // a leading dot names from the root scope (`.withdrawal.value_usd` is `withdrawal.value_usd`)
+            String name = x.group(1).startsWith(".") ? x.group(1).substring(1) : x.group(1);
             int[] lc = src.lineColumn(offset);
+            if (expr.map(e -> e.getKind() == CelExpr.ExprKind.Kind.STRUCT).orElse(false)) {
+                // `google.protobuf.BoolValue{value: true}`: CEL's message construction, of a type no condition has
+                return Diagnostic.error(DiagnosticCode.UNKNOWN_FIELD, "message type `" + name + "` is not available: "
+                        + "a condition cannot build protobuf messages",
+                        "write the value itself: `true`, `1`, `'text'`, a list `[...]` or a map `{...}`", lc[0], lc[1]);
+            }
             boolean isCall = expr.map(e -> e.getKind() == CelExpr.ExprKind.Kind.CALL).orElse(false);
             if (isCall) {
                 String hint = Suggestions.closest(name, FUNCTIONS).map(s -> "did you mean `" + s + "`?").orElse(null);
@@ -165,6 +174,12 @@ final class IssueTranslator {
                     : "function `" + fn + "` cannot be applied to (" + types + ")";
             int[] lc = src.lineColumn(offset);
             return Diagnostic.error(DiagnosticCode.TYPE_MISMATCH, message, operandHint(expr, action), lc[0], lc[1]);
+        }
+        if ((x = FIELD_OF_UNKNOWN_MESSAGE.matcher(m)).matches()) {
+            // follows the message type above: its fields cannot be resolved either
+            int[] lc = src.lineColumn(offset);
+            return Diagnostic.error(DiagnosticCode.TYPE_MISMATCH, "field `" + x.group(1)
+                    + "` belongs to a message type that is not available", null, lc[0], lc[1]);
         }
         if ((x = EXPECTED_BOOL.matcher(m)).matches()) {
             // the whole expression is at fault: point at its first token, not at the dot or operator
