@@ -35,7 +35,7 @@ while [ $# -gt 0 ]; do
         *) echo "error: unknown option \`$1\`" >&2; exit 2 ;;
     esac
 done
-for f in "$JAR" "$LIB/spark-core_2.13-"*.jar "$CLI"; do
+for f in "$JAR" "$LIB/spark-core_2.13-"*.jar "$CLI" "$ROOT/spark/target/spark-opens"; do
     [ -e "$f" ] || { echo "error: \`$f\` does not exist; run ./mvnw -B package first" >&2; exit 3; }
 done
 
@@ -85,7 +85,8 @@ wait_for() { # wait_for LOG PATTERN WHAT
 mkdir -p "$WORK/home" "$WORK/worker" "$WORK/logs"
 ln -s "$LIB" "$WORK/home/jars"
 export SPARK_HOME=$WORK/home SPARK_SCALA_VERSION=2.13 SPARK_LOG_DIR=$WORK/logs SPARK_LOCAL_IP=127.0.0.1
-OPENS=$(sed -n '/<spark.opens>/,/<\/spark.opens>/p' "$ROOT/spark/pom.xml" | sed -e 's/<[^>]*>//g' | tr -s ' \n' ' ')
+# the flags Spark needs on Java 17, as the java argument file the build writes (the README's commands use it too)
+OPENS=@$ROOT/spark/target/spark-opens
 CP="$LIB/*"
 
 MASTER_PORT=$(free_port)
@@ -117,7 +118,7 @@ fi
             sleep 1
             # pid, parent, and the command line without its class path and JVM options
             ps -ww -o pid,ppid,args -p "$DAEMONS,$(pgrep -d, -f -- "$WORK/")" \
-                | sed -E 's/ -(cp|classpath) [^ ]+//; s/ "?-(-add-opens|-add-modules|-enable-native-access|D|X)[^ ]*//g' \
+                | sed -E 's/ -(cp|classpath) [^ ]+//; s/ "?(-(-add-opens|-add-modules|-enable-native-access|D|X)|@)[^ ]*//g' \
                 | grep -E "PID|deploy|Executor" > "$WORK/ps.txt"
             exit 0
         fi
