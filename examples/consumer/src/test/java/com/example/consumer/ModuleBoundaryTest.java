@@ -65,12 +65,26 @@ class ModuleBoundaryTest {
         assertThrows(IllegalAccessException.class, () -> create.invoke(null));
     }
 
+    /**
+     * A consumer cannot make a decision of the engine's rules: the one public factory, {@code Decision.refused},
+     * makes a fail-closed DENY (what a caller that refuses an action before the engine sees it returns), never an
+     * ALLOW, a DENY by a rule or a NO_MATCH.
+     */
     @Test
-    void noPublicWayToMakeADecision() {
+    void noPublicWayToMakeADecisionButARefusal() {
+        Set<String> factories = new TreeSet<>();
         for (Method m : Decision.class.getMethods()) {
-            boolean factory = Modifier.isStatic(m.getModifiers()) && m.getReturnType() == Decision.class;
-            assertFalse(factory, "public factory " + m);
+            if (Modifier.isStatic(m.getModifiers()) && m.getReturnType() == Decision.class) {
+                factories.add(m.getName());
+            }
         }
+        assertEquals(Set.of("refused"), factories);
         assertEquals(0, Decision.class.getConstructors().length);
+        Decision refused = Decision.refused("a-1", dev.custody.engine.schema.TriggerAction.WITHDRAWAL_CREATE,
+                dev.custody.engine.FailureKind.LEDGER, "the ledger does not answer");
+        assertEquals(dev.custody.engine.Outcome.DENY, refused.outcome());
+        assertTrue(refused.failClosed());
+        assertEquals(null, refused.ruleId());
+        assertEquals("the ledger does not answer", refused.error());
     }
 }
