@@ -79,11 +79,16 @@ public final class CollectorRun {
         }
         long gcBefore = collections();
         double[] ns = new double[passes];
+        java.lang.management.ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+        double[] wall = new double[passes];
         for (int p = 0; p < passes; p++) {
+            long c0 = cpu.getCurrentThreadCpuTime();
             long t0 = System.nanoTime();
             pass(w, actions, engine);
-            ns[p] = (System.nanoTime() - t0) / (double) actions.length;
+            wall[p] = (System.nanoTime() - t0) / (double) actions.length;
+            ns[p] = (cpu.getCurrentThreadCpuTime() - c0) / (double) actions.length;
         }
+        Arrays.sort(wall);
         long gc = collections() - gcBefore;
         if (profiler != null) {
             profiler.getClass().getMethod("execute", String.class).invoke(profiler, "stop,file=" + profile + "," + System.getProperty("experiment.profileFormat", "flat=40,traces=0"));
@@ -94,8 +99,8 @@ public final class CollectorRun {
         Arrays.sort(ns);
         String collectors = ManagementFactory.getGarbageCollectorMXBeans().stream()
                 .map(GarbageCollectorMXBean::getName).collect(Collectors.joining("+"));
-        System.out.printf(Locale.ROOT, "%s java=%s gc=%s median=%.0f min=%.0f collections=%d bytes/decision=%.0f%n", which,
-                Runtime.version().feature(), collectors, ns[passes / 2], ns[0], gc, allocated);
+        System.out.printf(Locale.ROOT, "%s java=%s gc=%s median=%.0f min=%.0f wall=%.0f collections=%d bytes/decision=%.0f%n",
+                which, Runtime.version().feature(), collectors, ns[passes / 2], ns[0], wall[passes / 2], gc, allocated);
     }
 
     private static void pass(StreamWorkload w, Action[] actions, boolean engine) {
