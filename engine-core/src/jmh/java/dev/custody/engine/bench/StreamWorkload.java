@@ -77,16 +77,6 @@ final class StreamWorkload {
         this.handWritten = handWritten;
     }
 
-    /** The same workload with a new engine over the same policies (compiled at its first decision). */
-    StreamWorkload withFreshEngine() throws Exception {
-        PolicyEngine fresh = PolicyEngine.builder(FilePolicySource.read(List.of(
-                Path.of(System.getProperty("workload.policies", "examples/policies"))))).build();
-        for (Action a : actions) {
-            fresh.evaluate(a, false);
-        }
-        return new StreamWorkload(actions, fresh, rawCel, handWritten);
-    }
-
     /** Reads the files, builds the three engines and checks that they agree on every action. */
     static StreamWorkload load() throws Exception {
         Path policies = Path.of(System.getProperty("workload.policies", "examples/policies"));
