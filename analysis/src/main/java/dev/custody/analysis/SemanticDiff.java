@@ -67,8 +67,35 @@ public final class SemanticDiff {
 
     /** Compares the sets on actions of {@code action}, or of both trigger actions when empty. */
     public Result compare(PolicySet base, PolicySet head, Optional<TriggerAction> action) {
-        List<Difference> differences = new ArrayList<>();
-        List<String> undecided = new ArrayList<>();
+        return compare(base, head, action, List.of()).whole();
+    }
+
+    /**
+     * A comparison of the whole sets, and one for each group of rules in {@code focus}.
+     *
+     * @param whole what {@link #compare(PolicySet, PolicySet, Optional)} gives
+     * @param focused for each group of {@code focus}, in order: the changes on which the base or the head decision
+     *     is attributed to a rule of the group, one witness per kind of change (so a change the whole comparison
+     *     showed only through another rule's witness gets one of its own); {@code equivalent} is true when the
+     *     solver proved that no valid action changes through a rule of the group
+     */
+    public record Focused(Result whole, List<Result> focused) {
+        public Focused {
+            focused = List.copyOf(focused);
+        }
+    }
+
+    /**
+     * {@link #compare(PolicySet, PolicySet, Optional)}, and the same questions asked again for each group of rules
+     * {@code focus} gives (a rule is in a group when its predicate accepts it, on either side), with the constraint
+     * that the base or the head decision is attributed to one of them: in the same solver context, on the same
+     * encoding. What a review asks per changed rule.
+     */
+    public Focused compare(PolicySet base, PolicySet head, Optional<TriggerAction> action,
+            List<java.util.function.Predicate<AnalyzedRule>> focus) {
+        Answers whole = new Answers();
+        List<Answers> groups = new ArrayList<>();
+        focus.forEach(x -> groups.add(new Answers()));
         Replay baseReplay = new Replay(base, compiler);
         Replay headReplay = new Replay(head, compiler);
         for (TriggerAction a : TriggerAction.values()) {
@@ -94,58 +121,156 @@ public final class SemanticDiff {
                 Outcomes h = outcomes(f, head.rules(a), keys);
                 Context ctx = f.ctx;
                 BoolExpr differ = ctx.mkOr(ctx.mkNot(ctx.mkEq(b.code, h.code)), ctx.mkNot(ctx.mkEq(b.rule, h.rule)));
-                Formulas.Answer any = f.check(differ);
+                Question q = new Question(a, f, b, h, baseReplay, headReplay, strings, opaque);
+                java.util.Set<List<Outcome>> possible = new java.util.HashSet<>();
+                Formulas.Answer any = q.ask(differ, null, (x, y) -> true, false, possible, whole);
                 if (any.unsat()) {
-                    // proved, even with rules outside the fragment (unchanged ones share their variables)
-                    continue;
+                    continue; // proved, even with rules outside the fragment (unchanged ones share their variables)
                 }
-                int before = undecided.size();
-                for (Outcome from : Outcome.values()) {
-                    for (Outcome to : Outcome.values()) {
-                        if (from == Outcome.NO_MATCH && to == Outcome.NO_MATCH) {
-                            continue;
-                        }
-                        Formulas.Answer ans = f.check(differ, decision(ctx, b, from), decision(ctx, h, to));
-                        if (ans.unsat()) {
-                            continue;
-                        }
-                        String what = a.wireName() + " " + from + " → " + to;
-                        if (!ans.sat()) {
-                            undecided.add("the solver did not decide within " + timeoutMs + " ms whether some "
-                                    + what + " change exists");
-                            continue;
-                        }
-                        Map<String, Object> w = f.space.witness(ans.model(), "witness-" + a.wireName() + "-"
-                                + from.name().toLowerCase(java.util.Locale.ROOT) + "-"
-                                + to.name().toLowerCase(java.util.Locale.ROOT));
-                        java.util.function.Predicate<Map<String, Object>> shows = x -> {
-                            Optional<Decision> xb = baseReplay.decide(x);
-                            Optional<Decision> xh = headReplay.decide(x);
-                            return xb.isPresent() && xh.isPresent() && xb.get().outcome() == from
-                                    && xh.get().outcome() == to && !xb.get().sameAs(xh.get());
-                        };
-                        if (shows.test(w)) {
-                            w = PolicyAnalyzer.tidy(w, strings, shows);
-                        }
-                        Optional<Decision> bd = baseReplay.decide(w);
-                        Optional<Decision> hd = headReplay.decide(w);
-                        if (shows.test(w)) {
-                            differences.add(new Difference(a, from, to, bd.get(), hd.get(), w));
-                        } else {
-                            undecided.add("the solver found a " + what + " change, but its witness did not replay");
+                for (int g = 0; g < focus.size(); g++) {
+                    java.util.function.Predicate<AnalyzedRule> in = focus.get(g);
+                    java.util.Set<Integer> group = new java.util.HashSet<>();
+                    List<String> labels = new ArrayList<>();
+                    for (AnalyzedRule r : both) {
+                        if (in.test(r)) {
+                            group.add(key(keys, r));
+                            labels.add(r.policyId() + "\u0000" + r.ruleId());
                         }
                     }
-                }
-                if (undecided.size() > before || !any.sat()) {
-                    undecided.addAll(opaque);
-                }
-                if (!any.sat() && !any.unsat()) {
-                    undecided.add("the solver did not decide within " + timeoutMs + " ms whether the "
-                            + a.wireName() + " decisions differ");
+                    if (group.isEmpty()) {
+                        continue;
+                    }
+                    List<BoolExpr> attributed = new ArrayList<>();
+                    for (int k : group) {
+                        attributed.add(ctx.mkEq(b.rule, ctx.mkInt(k)));
+                        attributed.add(ctx.mkEq(h.rule, ctx.mkInt(k)));
+                    }
+                    BoolExpr through = ctx.mkAnd(differ, ctx.mkOr(attributed.toArray(new BoolExpr[0])));
+                    java.util.function.Predicate<Decision> named = d -> d.policyId() != null && d.ruleId() != null
+                            && labels.contains(d.policyId() + "\u0000" + d.ruleId());
+                    // a kind of change no valid action shows is shown by none through the group, and one whose
+                    // witness of the whole comparison a rule of the group decides has its witness: neither is asked
+                    java.util.Set<List<Outcome>> witnessed = new java.util.HashSet<>();
+                    for (Difference d : whole.differences) {
+                        if (d.action() == a && (named.test(d.base()) || named.test(d.head()))) {
+                            groups.get(g).differences.add(d);
+                            witnessed.add(List.of(d.from(), d.to()));
+                        }
+                    }
+                    java.util.function.BiPredicate<Outcome, Outcome> left =
+                            (x, y) -> possible.contains(List.of(x, y)) && !witnessed.contains(List.of(x, y));
+                    if (possible.stream().anyMatch(k -> left.test(k.get(0), k.get(1)))) {
+                        q.ask(through, named, left, !witnessed.isEmpty(), new java.util.HashSet<>(), groups.get(g));
+                    }
                 }
             }
         }
-        return new Result(differences.isEmpty() && undecided.isEmpty(), differences, undecided);
+        List<Result> focused = new ArrayList<>();
+        groups.forEach(x -> focused.add(x.result()));
+        return new Focused(whole.result(), focused);
+    }
+
+    /** The differences and undecided questions of one comparison, as they are found. */
+    private static final class Answers {
+        final List<Difference> differences = new ArrayList<>();
+        final List<String> undecided = new ArrayList<>();
+
+        /** The result, its differences by trigger action, then kind of change (the order the whole asks them in). */
+        Result result() {
+            List<Difference> sorted = new ArrayList<>(differences);
+            sorted.sort(java.util.Comparator.comparing(Difference::action).thenComparing(Difference::from)
+                    .thenComparing(Difference::to));
+            return new Result(differences.isEmpty() && undecided.isEmpty(), sorted, undecided);
+        }
+    }
+
+    /** The questions about one trigger action's decisions, on one solver context. */
+    private final class Question {
+        private final TriggerAction a;
+        private final Formulas f;
+        private final Outcomes b;
+        private final Outcomes h;
+        private final Replay baseReplay;
+        private final Replay headReplay;
+        private final java.util.SortedSet<String> strings;
+        private final List<String> opaque;
+
+        Question(TriggerAction a, Formulas f, Outcomes b, Outcomes h, Replay baseReplay, Replay headReplay,
+                java.util.SortedSet<String> strings, List<String> opaque) {
+            this.a = a;
+            this.f = f;
+            this.b = b;
+            this.h = h;
+            this.baseReplay = baseReplay;
+            this.headReplay = headReplay;
+            this.strings = strings;
+            this.opaque = opaque;
+        }
+
+        /**
+         * Whether some valid action meets {@code differ}, and if so one replayed witness per kind of change, each
+         * shown by a replay whose base or head decision {@code named} accepts (any, when null); added to
+         * {@code out}. Only the kinds {@code ask} accepts are asked; those the solver did not rule out are added
+         * to {@code possible}. With {@code knownSat} (a witness is already at hand) the first question is not
+         * asked. Returns the answer to the first question, null when it was not asked.
+         */
+        Formulas.Answer ask(BoolExpr differ, java.util.function.Predicate<Decision> named,
+                java.util.function.BiPredicate<Outcome, Outcome> ask, boolean knownSat,
+                java.util.Set<List<Outcome>> possible, Answers out) {
+            Context ctx = f.ctx;
+            Formulas.Answer any = knownSat ? null : f.check(differ);
+            if (any != null && any.unsat()) {
+                return any;
+            }
+            boolean sat = any == null || any.sat();
+            int before = out.undecided.size();
+            for (Outcome from : Outcome.values()) {
+                for (Outcome to : Outcome.values()) {
+                    if (from == Outcome.NO_MATCH && to == Outcome.NO_MATCH || !ask.test(from, to)) {
+                        continue;
+                    }
+                    Formulas.Answer ans = f.check(differ, decision(ctx, b, from), decision(ctx, h, to));
+                    if (ans.unsat()) {
+                        continue;
+                    }
+                    possible.add(List.of(from, to));
+                    String what = a.wireName() + " " + from + " → " + to;
+                    if (!ans.sat()) {
+                        out.undecided.add("the solver did not decide within " + timeoutMs + " ms whether some "
+                                + what + " change exists");
+                        continue;
+                    }
+                    Map<String, Object> w = f.space.witness(ans.model(), "witness-" + a.wireName() + "-"
+                            + from.name().toLowerCase(java.util.Locale.ROOT) + "-"
+                            + to.name().toLowerCase(java.util.Locale.ROOT));
+                    java.util.function.Predicate<Map<String, Object>> shows = x -> {
+                        Optional<Decision> xb = baseReplay.decide(x);
+                        Optional<Decision> xh = headReplay.decide(x);
+                        return xb.isPresent() && xh.isPresent() && xb.get().outcome() == from
+                                && xh.get().outcome() == to && !xb.get().sameAs(xh.get())
+                                && (named == null || named.test(xb.get()) || named.test(xh.get()));
+                    };
+                    if (shows.test(w)) {
+                        w = PolicyAnalyzer.tidy(w, strings, f.space.wallets(), f.space.workspaces(), shows);
+                    }
+                    Optional<Decision> bd = baseReplay.decide(w);
+                    Optional<Decision> hd = headReplay.decide(w);
+                    if (shows.test(w)) {
+                        out.differences.add(new Difference(a, from, to, bd.get(), hd.get(), w));
+                    } else {
+                        out.undecided.add("the solver found a " + what + " change, but its witness did not replay");
+                    }
+                }
+            }
+            if (out.undecided.size() > before || !sat) {
+                out.undecided.addAll(opaque);
+            }
+            if (!sat) {
+                out.undecided.add("the solver did not decide within " + timeoutMs + " ms whether the "
+                        + a.wireName() + " decisions differ");
+            }
+            return any;
+        }
     }
 
     /** A set's decision as two integers: code (0 NO_MATCH, 1 DENY, 2 DENY fail-closed, 3 ALLOW) and rule key. */
