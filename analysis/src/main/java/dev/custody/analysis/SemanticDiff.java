@@ -103,9 +103,10 @@ public final class SemanticDiff {
                 continue;
             }
             try (Formulas f = new Formulas(a, List.of(base, head), timeoutMs)) {
+                Slice slice = Slice.of(f, base.rules(a), head.rules(a));
                 List<String> opaque = new ArrayList<>();
-                for (PolicySet s : List.of(base, head)) {
-                    for (AnalyzedRule r : s.rules(a)) {
+                for (List<AnalyzedRule> side : List.of(slice.base(), slice.head())) {
+                    for (AnalyzedRule r : side) {
                         String reason = f.rule(r).reason();
                         if (reason != null) {
                             opaque.add("rule `" + r.label() + "` (" + r.file() + ":" + r.line() + ":" + r.column()
@@ -117,10 +118,16 @@ public final class SemanticDiff {
                 both.addAll(head.rules(a));
                 java.util.SortedSet<String> strings = PolicyAnalyzer.strings(both);
                 Map<String, Integer> keys = new HashMap<>();
-                Outcomes b = outcomes(f, base.rules(a), keys);
-                Outcomes h = outcomes(f, head.rules(a), keys);
+                Outcomes b = outcomes(f, slice.base(), keys);
+                Outcomes h = outcomes(f, slice.head(), keys);
                 Context ctx = f.ctx;
                 BoolExpr differ = ctx.mkOr(ctx.mkNot(ctx.mkEq(b.code, h.code)), ctx.mkNot(ctx.mkEq(b.rule, h.rule)));
+                if (slice.changed() != null) {
+                    List<BoolExpr> anyTrue = new ArrayList<>();
+                    slice.changed().forEach(r -> anyTrue.add(f.rule(r).isTrue()));
+                    differ = anyTrue.isEmpty() ? ctx.mkFalse()
+                            : ctx.mkAnd(differ, ctx.mkOr(anyTrue.toArray(new BoolExpr[0])));
+                }
                 Question q = new Question(a, f, b, h, baseReplay, headReplay, strings, opaque);
                 java.util.Set<List<Outcome>> possible = new java.util.HashSet<>();
                 Formulas.Answer any = q.ask(differ, null, (x, y) -> true, false, possible, whole);
@@ -262,14 +269,99 @@ public final class SemanticDiff {
                     }
                 }
             }
+            // why first, then the rules outside the fragment that may be behind it
+            if (!sat) {
+                out.undecided.add(before, "the solver did not decide within " + timeoutMs + " ms whether the "
+                        + a.wireName() + " decisions differ");
+            }
             if (out.undecided.size() > before || !sat) {
                 out.undecided.addAll(opaque);
             }
-            if (!sat) {
-                out.undecided.add("the solver did not decide within " + timeoutMs + " ms whether the "
-                        + a.wireName() + " decisions differ");
-            }
             return any;
+        }
+    }
+
+    /**
+     * The rules of one trigger action the comparison encodes. Whole, unless the two sides differ only in some
+     * rules ({@code changed}: a rule, by workspace, policy and rule id, that one side lacks or whose condition,
+     * effect or targeting differs) while the others keep their relative order, and no changed rule can fail or
+     * is outside the fragment. Then a decision can differ only on an action on which some changed rule is true
+     * (with every changed rule false, both sides decide by the same rules in the same order), and on such an
+     * action an unchanged rule that {@link FieldBounds} separates from every changed rule is false, and one that
+     * cannot fail does not fail: it decides nothing on either side. So the slice keeps the changed rules, the
+     * unchanged rules that may be true together with one of them, and those that may fail or are outside the
+     * fragment; the comparison asks only about actions on which a changed rule is true ({@code changed} non-null;
+     * empty when the sides have the same rules in the same order, which decide every action alike).
+     * What it finds is replayed on the whole sets as before; a proof on the slice is a proof on the sets.
+     */
+    private record Slice(List<AnalyzedRule> base, List<AnalyzedRule> head, List<AnalyzedRule> changed) {
+        static Slice of(Formulas f, List<AnalyzedRule> base, List<AnalyzedRule> head) {
+            Slice whole = new Slice(base, head, null);
+            Map<List<Object>, AnalyzedRule> b = new java.util.LinkedHashMap<>();
+            Map<List<Object>, AnalyzedRule> h = new java.util.LinkedHashMap<>();
+            for (AnalyzedRule r : base) {
+                if (b.putIfAbsent(key(r), r) != null) {
+                    return whole;
+                }
+            }
+            for (AnalyzedRule r : head) {
+                if (h.putIfAbsent(key(r), r) != null) {
+                    return whole;
+                }
+            }
+            List<List<Object>> sameBase = new ArrayList<>();
+            List<AnalyzedRule> changed = new ArrayList<>();
+            for (Map.Entry<List<Object>, AnalyzedRule> e : b.entrySet()) {
+                AnalyzedRule other = h.get(e.getKey());
+                if (other != null && same(e.getValue(), other)) {
+                    sameBase.add(e.getKey());
+                } else {
+                    changed.add(e.getValue());
+                }
+            }
+            List<List<Object>> sameHead = new ArrayList<>();
+            for (Map.Entry<List<Object>, AnalyzedRule> e : h.entrySet()) {
+                AnalyzedRule other = b.get(e.getKey());
+                if (other != null && same(e.getValue(), other)) {
+                    sameHead.add(e.getKey());
+                } else {
+                    changed.add(e.getValue());
+                }
+            }
+            if (!sameBase.equals(sameHead)) {
+                return whole; // unchanged rules moved: their order may decide differently
+            }
+            if (changed.isEmpty()) {
+                return new Slice(List.of(), List.of(), List.of()); // the same rules in the same order
+            }
+            for (AnalyzedRule c : changed) {
+                Formulas.RuleFormula cf = f.rule(c);
+                if (cf.reason() != null || !cf.error().isFalse()) {
+                    return whole;
+                }
+            }
+            List<FieldBounds> bounds = changed.stream().map(FieldBounds::of).toList();
+            java.util.function.Predicate<AnalyzedRule> kept = r -> {
+                if (changed.contains(r)) {
+                    return true;
+                }
+                Formulas.RuleFormula rf = f.rule(r);
+                if (rf.reason() != null || !rf.error().isFalse()) {
+                    return true;
+                }
+                FieldBounds rb = FieldBounds.of(r);
+                return bounds.stream().anyMatch(cb -> !cb.excludes(rb));
+            };
+            return new Slice(base.stream().filter(kept).toList(), head.stream().filter(kept).toList(), changed);
+        }
+
+        private static List<Object> key(AnalyzedRule r) {
+            return java.util.Arrays.asList(r.workspaceId(), r.policyId(), r.ruleId());
+        }
+
+        private static boolean same(AnalyzedRule x, AnalyzedRule y) {
+            return x.effect() == y.effect() && x.walletIds().equals(y.walletIds())
+                    && x.condition().source().equals(y.condition().source());
         }
     }
 

@@ -55,12 +55,7 @@ final class ReviewOutput {
         } else {
             md.append("Not proved either way.\n\n");
         }
-        for (String u : s.undecided()) {
-            md.append("- undecided: ").append(escape(u)).append('\n');
-        }
-        if (!s.undecided().isEmpty()) {
-            md.append('\n');
-        }
+        undecided(md, s.undecided());
         md.append("Analysis: ").append(Inputs.plural(r.analysed()[0], "rule")).append(" the change touches on the base side, ")
                 .append(r.analysed()[1]).append(" on the head side.\n\n");
         if (r.traffic() != null) {
@@ -114,12 +109,7 @@ final class ReviewOutput {
             md.append("**Behaviour:** proved: no valid action is decided differently through this rule.\n\n");
         } else {
             differences(md, s.differences());
-            for (String u : s.undecided()) {
-                md.append("- undecided: ").append(escape(u)).append('\n');
-            }
-            if (!s.undecided().isEmpty()) {
-                md.append('\n');
-            }
+            undecided(md, s.undecided());
         }
         if (c.introduced().isEmpty() && c.resolved().isEmpty()) {
             md.append("**Analysis:** no finding introduced or resolved.\n\n");
@@ -137,6 +127,27 @@ final class ReviewOutput {
             md.append("<details><summary>witness action <code>").append(html(String.valueOf(d.witness().get("id"))))
                     .append("</code> (replayed on both sides)</summary>\n\n```json\n")
                     .append(JsonOutput.pretty(d.witness())).append("\n```\n\n</details>\n\n");
+        }
+    }
+
+    /** Undecided questions shown before the rest is folded into a {@code <details>} block. */
+    static final int UNDECIDED_SHOWN = 5;
+
+    /** The undecided questions as a list, the first {@link #UNDECIDED_SHOWN}, then the rest folded. */
+    private static void undecided(StringBuilder md, List<String> undecided) {
+        for (int i = 0; i < Math.min(UNDECIDED_SHOWN, undecided.size()); i++) {
+            md.append("- undecided: ").append(escape(undecided.get(i))).append('\n');
+        }
+        if (undecided.size() > UNDECIDED_SHOWN) {
+            md.append("\n<details><summary>").append(undecided.size() - UNDECIDED_SHOWN)
+                    .append(" more undecided</summary>\n\n");
+            for (String u : undecided.subList(UNDECIDED_SHOWN, undecided.size())) {
+                md.append("- ").append(escape(u)).append('\n');
+            }
+            md.append("\n</details>\n");
+        }
+        if (!undecided.isEmpty()) {
+            md.append('\n');
         }
     }
 
@@ -371,9 +382,9 @@ final class ReviewOutput {
         return d.ruleId() == null ? s : s + " by " + code(d.policyId() + "/" + d.ruleId());
     }
 
+    /** The rule a decision is attributed to, or {@code -}: the transition above the table says the decisions. */
     private static String rule(Decision d) {
-        return d.ruleId() == null ? d.outcome().name() : d.outcome().name() + (d.failClosed() ? " fail-closed" : "")
-                + " " + code(d.policyId() + "/" + d.ruleId());
+        return d.ruleId() == null ? "-" : code(d.policyId() + "/" + d.ruleId());
     }
 
     /** The first 8 characters of a UUID, then an ellipsis; the JSON form has it whole. */

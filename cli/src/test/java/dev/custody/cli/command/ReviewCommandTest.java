@@ -126,7 +126,7 @@ class ReviewCommandTest {
         assertEquals(List.of("| transition | actions |", "|---|---:|", "| NO_MATCH → DENY | 1 |"),
                 section(out, "| transition | actions |", 3));
         assertTrue(out.contains("<details><summary>NO_MATCH → DENY: all 1</summary>"), r.out());
-        assertTrue(out.contains("| `a-000721` | `00cd4ae6…` | 124,779.93 | NO_MATCH | DENY "
+        assertTrue(out.contains("| `a-000721` | `00cd4ae6…` | 124,779.93 | - | "
                 + "`treasury-limits/treasury-single-cap` |"), r.out());
         // the rule's own verdict: a change to NO_MATCH → DENY through it, proved, with a witness that replays
         JsonNode json = json(review("--base", base, "--head", head, "--format", "json"));
@@ -193,15 +193,15 @@ class ReviewCommandTest {
         // newest first: the last lines of the stream that changed
         assertEquals(List.of("<details><summary>ALLOW → DENY: the 5 newest of 158</summary>", "",
                 "| id | workspace | value (USD) | rule before | rule after |", "|---|---|---:|---|---|",
-                "| `a-001194` | `00cd4ae6…` | 1,834.06 | ALLOW `address-book-hygiene/routine-payout` | DENY "
+                "| `a-001194` | `00cd4ae6…` | 1,834.06 | `address-book-hygiene/routine-payout` | "
                         + "`address-book-hygiene/stablecoin-hold` |",
-                "| `a-001182` | `00cd4ae6…` | 323.30 | ALLOW `address-book-hygiene/routine-payout` | DENY "
+                "| `a-001182` | `00cd4ae6…` | 323.30 | `address-book-hygiene/routine-payout` | "
                         + "`address-book-hygiene/stablecoin-hold` |",
-                "| `a-001180` | `2fde5aa1…` | 1,701.12 | ALLOW `address-book-hygiene/routine-payout` | DENY "
+                "| `a-001180` | `2fde5aa1…` | 1,701.12 | `address-book-hygiene/routine-payout` | "
                         + "`address-book-hygiene/stablecoin-hold` |",
-                "| `a-001167` | `00cd4ae6…` | 641.32 | ALLOW `address-book-hygiene/routine-payout` | DENY "
+                "| `a-001167` | `00cd4ae6…` | 641.32 | `address-book-hygiene/routine-payout` | "
                         + "`address-book-hygiene/stablecoin-hold` |",
-                "| `a-001166` | `2fde5aa1…` | 828.36 | ALLOW `address-book-hygiene/routine-payout` | DENY "
+                "| `a-001166` | `2fde5aa1…` | 828.36 | `address-book-hygiene/routine-payout` | "
                         + "`address-book-hygiene/stablecoin-hold` |",
                 "", "</details>"), section(out, "<details><summary>ALLOW → DENY", 11));
         // the traffic figures are diff's
@@ -273,8 +273,8 @@ class ReviewCommandTest {
                 + "`night-freeze/night-large-withdrawal`, head: NO_MATCH)"), r.out());
         assertEquals(List.of("| transition | actions |", "|---|---:|", "| DENY → NO_MATCH | 32 |",
                 "| DENY → DENY (attribution) | 28 |"), section(out, "| transition | actions |", 4));
-        assertTrue(out.contains("| `a-001171` | `00cd4ae6…` | 44,159.59 | DENY `night-freeze/night-large-withdrawal` "
-                + "| NO_MATCH |"), r.out());
+        assertTrue(out.contains("| `a-001171` | `00cd4ae6…` | 44,159.59 | `night-freeze/night-large-withdrawal` "
+                + "| - |"), r.out());
     }
 
     @Test
