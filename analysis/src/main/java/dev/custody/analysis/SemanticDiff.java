@@ -297,37 +297,14 @@ public final class SemanticDiff {
     private record Slice(List<AnalyzedRule> base, List<AnalyzedRule> head, List<AnalyzedRule> changed) {
         static Slice of(Formulas f, List<AnalyzedRule> base, List<AnalyzedRule> head) {
             Slice whole = new Slice(base, head, null);
-            Map<List<Object>, AnalyzedRule> b = new java.util.LinkedHashMap<>();
-            Map<List<Object>, AnalyzedRule> h = new java.util.LinkedHashMap<>();
-            for (AnalyzedRule r : base) {
-                if (b.putIfAbsent(key(r), r) != null) {
-                    return whole;
-                }
+            Map<List<Object>, AnalyzedRule> b = index(base);
+            Map<List<Object>, AnalyzedRule> h = index(head);
+            if (b == null || h == null) {
+                return whole; // a rule id twice in one workspace: no key to pair rules by
             }
-            for (AnalyzedRule r : head) {
-                if (h.putIfAbsent(key(r), r) != null) {
-                    return whole;
-                }
-            }
-            List<List<Object>> sameBase = new ArrayList<>();
             List<AnalyzedRule> changed = new ArrayList<>();
-            for (Map.Entry<List<Object>, AnalyzedRule> e : b.entrySet()) {
-                AnalyzedRule other = h.get(e.getKey());
-                if (other != null && same(e.getValue(), other)) {
-                    sameBase.add(e.getKey());
-                } else {
-                    changed.add(e.getValue());
-                }
-            }
-            List<List<Object>> sameHead = new ArrayList<>();
-            for (Map.Entry<List<Object>, AnalyzedRule> e : h.entrySet()) {
-                AnalyzedRule other = b.get(e.getKey());
-                if (other != null && same(e.getValue(), other)) {
-                    sameHead.add(e.getKey());
-                } else {
-                    changed.add(e.getValue());
-                }
-            }
+            List<List<Object>> sameBase = unchanged(b, h, changed);
+            List<List<Object>> sameHead = unchanged(h, b, changed);
             if (!sameBase.equals(sameHead)) {
                 return whole; // unchanged rules moved: their order may decide differently
             }
@@ -353,6 +330,32 @@ public final class SemanticDiff {
                 return bounds.stream().anyMatch(cb -> !cb.excludes(rb));
             };
             return new Slice(base.stream().filter(kept).toList(), head.stream().filter(kept).toList(), changed);
+        }
+
+        /** The rules by key, in order; null when a key comes twice. */
+        private static Map<List<Object>, AnalyzedRule> index(List<AnalyzedRule> rules) {
+            Map<List<Object>, AnalyzedRule> out = new java.util.LinkedHashMap<>();
+            for (AnalyzedRule r : rules) {
+                if (out.putIfAbsent(key(r), r) != null) {
+                    return null;
+                }
+            }
+            return out;
+        }
+
+        /** The keys of {@code side}'s rules that {@code other} has alike, in order; the rest go to {@code changed}. */
+        private static List<List<Object>> unchanged(Map<List<Object>, AnalyzedRule> side,
+                Map<List<Object>, AnalyzedRule> other, List<AnalyzedRule> changed) {
+            List<List<Object>> same = new ArrayList<>();
+            side.forEach((k, r) -> {
+                AnalyzedRule o = other.get(k);
+                if (o != null && same(r, o)) {
+                    same.add(k);
+                } else {
+                    changed.add(r);
+                }
+            });
+            return same;
         }
 
         private static List<Object> key(AnalyzedRule r) {

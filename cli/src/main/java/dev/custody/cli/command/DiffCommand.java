@@ -66,13 +66,8 @@ public final class DiffCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--base", required = true, arity = "1..*", paramLabel = "PATH",
-            description = "Policy files or directories before the change.")
-    List<Path> base;
-
-    @Option(names = "--head", required = true, arity = "1..*", paramLabel = "PATH",
-            description = "Policy files or directories after the change.")
-    List<Path> head;
+    @Mixin
+    ChangeSides sides;
 
     @Option(names = "--actions", paramLabel = "FILE",
             description = "Action stream, one JSON action per line; `-` reads standard input.")
@@ -128,8 +123,8 @@ public final class DiffCommand implements Callable<Integer> {
         }
         try (ActionStream stream = streamOptions.open(actions, env.stdin())) {
             Clock clock = evaluation.clock(env);
-            LocalEngine baseEngine = LocalEngine.read(base, clock, evaluation.timeBudget, evaluation.costLimit, err, "base policies");
-            LocalEngine headEngine = LocalEngine.read(head, clock, evaluation.timeBudget, evaluation.costLimit, err, "head policies");
+            LocalEngine baseEngine = LocalEngine.read(sides.base, clock, evaluation.timeBudget, evaluation.costLimit, err, "base policies");
+            LocalEngine headEngine = LocalEngine.read(sides.head, clock, evaluation.timeBudget, evaluation.costLimit, err, "head policies");
             // each side replays the stream exactly as `custody replay` would, with a ledger of its own: with
             // --assume-settled, what a side allowed is what its later withdrawals see
             Replayer baseReplay = ReplayCommand.replayer(baseEngine.engine(), velocity, assumeSettled, clock, false);

@@ -82,13 +82,8 @@ public final class ReviewCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--base", required = true, arity = "1..*", paramLabel = "PATH",
-            description = "Policy files or directories before the change.")
-    List<Path> base;
-
-    @Option(names = "--head", required = true, arity = "1..*", paramLabel = "PATH",
-            description = "Policy files or directories after the change.")
-    List<Path> head;
+    @Mixin
+    ChangeSides sides;
 
     @Option(names = "--actions", paramLabel = "FILE",
             description = "Traffic: an action stream, replayed on each side as `diff --actions` does; `-` reads "
@@ -146,13 +141,13 @@ public final class ReviewCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PolicyAnalyzer.prestart();
-        for (List<Path> side : List.of(base, head)) {
+        for (List<Path> side : List.of(sides.base, sides.head)) {
             if (PolicyFiles.discover(side).isEmpty()) {
                 throw CliException.input("no policy files (.json, .yaml, .yml) under `" + side + "`");
             }
         }
-        PolicySet baseSet = PolicySet.of(PolicyFiles.read(base), Compilers.shared());
-        PolicySet headSet = PolicySet.of(PolicyFiles.read(head), Compilers.shared());
+        PolicySet baseSet = PolicySet.of(PolicyFiles.read(sides.base), Compilers.shared());
+        PolicySet headSet = PolicySet.of(PolicyFiles.read(sides.head), Compilers.shared());
         boolean problems = problems(baseSet, "base", err) | problems(headSet, "head", err);
         long read = System.nanoTime();
         phases.put("read", read - start);
@@ -215,9 +210,9 @@ public final class ReviewCommand implements Callable<Integer> {
     private PolicyReview.Traffic traffic(java.io.Closeable input, CliEnvironment env, PrintWriter err)
             throws IOException {
         Clock clock = evaluation.clock(env);
-        LocalEngine baseEngine = LocalEngine.read(base, clock, evaluation.timeBudget, evaluation.costLimit, err,
+        LocalEngine baseEngine = LocalEngine.read(sides.base, clock, evaluation.timeBudget, evaluation.costLimit, err,
                 "base policies");
-        LocalEngine headEngine = LocalEngine.read(head, clock, evaluation.timeBudget, evaluation.costLimit, err,
+        LocalEngine headEngine = LocalEngine.read(sides.head, clock, evaluation.timeBudget, evaluation.costLimit, err,
                 "head policies");
         Map<TrafficDiff.Transition, ArrayDeque<PolicyReview.Example>> newest = new HashMap<>();
         TrafficDiff.Listener listener = new TrafficDiff.Listener() {

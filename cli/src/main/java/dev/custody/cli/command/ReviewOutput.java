@@ -234,21 +234,13 @@ final class ReviewOutput {
                 words.add(w);
             }
             x.put("condition_diff", words);
-            Map<String, Object> sem = new LinkedHashMap<>();
-            sem.put("equivalent", c.semantic().equivalent());
-            sem.put("differences", differences(c.semantic().differences()));
-            sem.put("undecided", c.semantic().undecided());
-            x.put("semantic", sem);
+            x.put("semantic", semantic(c.semantic()));
             x.put("findings_introduced", findings(c.introduced()));
             x.put("findings_resolved", findings(c.resolved()));
             changes.add(x);
         }
         m.put("rule_changes", changes);
-        Map<String, Object> semantic = new LinkedHashMap<>();
-        semantic.put("equivalent", r.semantic().equivalent());
-        semantic.put("differences", differences(r.semantic().differences()));
-        semantic.put("undecided", r.semantic().undecided());
-        m.put("semantic", semantic);
+        m.put("semantic", semantic(r.semantic()));
         Map<String, Object> other = new LinkedHashMap<>();
         other.put("differences", differences(r.otherDifferences()));
         other.put("findings_introduced", findings(r.otherIntroduced()));
@@ -294,6 +286,14 @@ final class ReviewOutput {
         return m;
     }
 
+    private static Map<String, Object> semantic(SemanticDiff.Result s) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("equivalent", s.equivalent());
+        m.put("differences", differences(s.differences()));
+        m.put("undecided", s.undecided());
+        return m;
+    }
+
     private static Map<String, Object> counts(PolicyReview.Counts c, boolean rules) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("added", c.added());
@@ -336,24 +336,7 @@ final class ReviewOutput {
 
     private static List<Object> findings(List<AnalysisFinding> findings) {
         List<Object> out = new ArrayList<>();
-        for (AnalysisFinding f : findings) {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("kind", f.kind().wireName());
-            x.put("severity", f.severity());
-            x.put("policy_id", f.rule().policyId());
-            x.put("rule_id", f.rule().ruleId());
-            List<Object> related = new ArrayList<>();
-            for (AnalyzedRule r : f.related()) {
-                related.add(r.policyId() + "/" + r.ruleId());
-            }
-            x.put("related", related);
-            x.put("message", f.message());
-            x.put("file", f.rule().file());
-            x.put("line", f.rule().line());
-            x.put("column", f.rule().column());
-            x.put("witness", f.witness());
-            out.add(x);
-        }
+        findings.forEach(f -> out.add(AnalyzeCommand.json(f)));
         return out;
     }
 

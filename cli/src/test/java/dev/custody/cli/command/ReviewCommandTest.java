@@ -235,7 +235,8 @@ class ReviewCommandTest {
         JsonNode finding = rule.get("findings_introduced").get(0);
         assertEquals("overridden", finding.get("kind").asText());
         assertEquals("routine-payout", finding.get("rule_id").asText());
-        assertEquals("[\"address-book-hygiene/stablecoin-hold\"]", finding.get("related").toString());
+        assertEquals("[{\"policy_id\":\"address-book-hygiene\",\"rule_id\":\"stablecoin-hold\"}]",
+                finding.get("related").toString());
         assertEquals(29, finding.get("line").asInt());
         assertEquals(5, finding.get("column").asInt());
         assertEquals(0, rule.get("findings_resolved").size());
