@@ -103,8 +103,10 @@ public final class ReviewCommand implements Callable<Integer> {
             description = "Example actions shown per transition, newest first (default: ${DEFAULT-VALUE}).")
     int examples;
 
-    @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "5000",
-            description = "Time-out of one solver query in milliseconds (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--timeout-ms", paramLabel = "MS", defaultValue = "30000",
+            description = "Time-out of one solver query in milliseconds (default: ${DEFAULT-VALUE}: longer than "
+                    + "diff's and analyze's 5000, as a review runs once per change and an undecided proof is a "
+                    + "weak verdict).")
     long timeoutMs;
 
     @Option(names = "--jobs", paramLabel = "N",
