@@ -143,10 +143,10 @@ public final class ReviewCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         PolicyAnalyzer.prestart();
-        for (List<Path> side : List.of(sides.base, sides.head)) {
-            if (PolicyFiles.discover(side).isEmpty()) {
-                throw CliException.input("no policy files (.json, .yaml, .yml) under `" + side + "`");
-            }
+        // one side may have none: a change that adds the first policies, or removes the last
+        if (PolicyFiles.discover(sides.base).isEmpty() && PolicyFiles.discover(sides.head).isEmpty()) {
+            throw CliException.input("no policy files (.json, .yaml, .yml) under `" + sides.base + "` nor `"
+                    + sides.head + "`");
         }
         PolicySet baseSet = PolicySet.of(PolicyFiles.read(sides.base), Compilers.shared());
         PolicySet headSet = PolicySet.of(PolicyFiles.read(sides.head), Compilers.shared());

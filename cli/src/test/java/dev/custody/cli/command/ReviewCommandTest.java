@@ -384,6 +384,21 @@ class ReviewCommandTest {
     }
 
     @Test
+    void theFirstPoliciesOfARepositoryAreAllAdded() throws IOException {
+        Path empty = Files.createDirectories(dir.resolve("empty"));
+        Cli.Result r = review("--base", empty.toString(), "--head", head, "--format", "json");
+        assertEquals(ExitCode.INPUT, r.exit(), r.toString());
+        JsonNode j = json(r);
+        assertEquals("{\"added\":8,\"removed\":0,\"changed\":0}", j.get("policies").toString());
+        assertEquals(20, j.get("rules").get("added").asInt());
+        assertEquals("changes_behaviour", j.get("verdict").asText());
+        Cli.Result none = review("--base", empty.toString(), "--head", empty.toString());
+        assertEquals(ExitCode.INPUT, none.exit(), none.toString());
+        assertEquals(List.of("error: no policy files (.json, .yaml, .yml) under `[" + empty + "]` nor `[" + empty
+                + "]`"), none.errLines());
+    }
+
+    @Test
     void bothTrafficSourcesAreAUsageError() {
         Cli.Result r = review("--base", base, "--head", head, "--actions", STREAM, "--from-log", STREAM);
         assertEquals(ExitCode.USAGE, r.exit(), r.toString());
