@@ -82,7 +82,7 @@ import java.util.function.BiConsumer;
  * evicts it or {@link #invalidate} drops it, and each entry carries a deadline no later than Caffeine's own (the
  * instant its load started plus the time to live), checked with the clock reading that starts the decision. So a
  * hit costs one map lookup and no extra clock read, where Caffeine's costs its clock, its read buffer and now and
- * then its upkeep (docs/design.md §10.8 measured it at about a quarter of a decision on the realistic workload).
+ * then its upkeep (docs/design.md §10.7 measured it at about a quarter of a decision on the realistic workload).
  * Every guarantee above holds as before; what changes is that Caffeine's size-based eviction sees the loads of a
  * workspace but not its hits, so past {@link Builder#maximumWorkspaces} it may drop a busy workspace sooner (it is
  * then loaded again, once).

@@ -156,9 +156,9 @@ public final class Evaluator {
      * bounds, so a decision without such rules never reads the clock and can never be a time_budget denial. A
      * time-out found between rules is blamed on the last rule that ran (the next one when none has).
      *
-     * That state is four local variables of decide() (deadline, started, watchedRan, last), not an object: a
+     * That state is three local variables of decide() (deadline, watchedRan, last), not an object: a
      * per-decision object here was scalar-replaced or not depending on the JIT's inlining in each JVM, which was
-     * one of the two modes of the collector matrix (docs/design.md §10.8).
+     * one of the two modes of the collector matrix (docs/design.md §10.7).
      */
     private Decision decide(PolicyBundle bundle, Action action, boolean explain, long start, RuleSink seen) {
         if (!bundle.valid()) {
@@ -178,7 +178,6 @@ public final class Evaluator {
         List<TraceEntry> trace = explain ? new ArrayList<>() : List.of();
 
         long deadline = Long.MAX_VALUE;
-        boolean started = false;
         boolean watchedRan = false;
         BoundRule last = null;
         CostMeter cost = new CostMeter(costLimit);
@@ -189,13 +188,8 @@ public final class Evaluator {
                 continue;
             }
             boolean watched = rule.condition().mayRunLong();
-            if (watched) {
-                if (!started) {
-                    started = true;
-                    deadline = ThreadClock.deadline(budgetNanos);
-                } else if (ThreadClock.passed(deadline)) {
-                    return timedOut(action, last != null ? last : rule, start, trace);
-                }
+            if (watched && (deadline = beforeWatched(deadline)) == TIMED_OUT) {
+                return timedOut(action, last != null ? last : rule, start, trace);
             }
             ConditionResult result = run(rule, payload, deadline, cost, trace, explain, seen);
             last = rule;
@@ -228,13 +222,8 @@ public final class Evaluator {
                 continue;
             }
             boolean watched = rule.condition().mayRunLong();
-            if (watched) {
-                if (!started) {
-                    started = true;
-                    deadline = ThreadClock.deadline(budgetNanos);
-                } else if (ThreadClock.passed(deadline)) {
-                    return timedOut(action, last != null ? last : rule, start, trace);
-                }
+            if (watched && (deadline = beforeWatched(deadline)) == TIMED_OUT) {
+                return timedOut(action, last != null ? last : rule, start, trace);
             }
             ConditionResult result = run(rule, payload, deadline, cost, trace, explain, seen);
             last = rule;
@@ -259,6 +248,20 @@ public final class Evaluator {
                     firstTrue.ruleId(), firstTrue.description(), end - start, trace, bundle.revision());
         }
         return Decisions.noMatch(action.id(), action.action(), end - start, trace, bundle.revision());
+    }
+
+    /** What {@link #beforeWatched} returns once the backstop has passed. */
+    private static final long TIMED_OUT = Long.MIN_VALUE;
+
+    /**
+     * Before a watched rule runs: the deadline, set now by the first (the state before is {@link Long#MAX_VALUE}, no
+     * deadline), else as it was; {@link #TIMED_OUT} when it has passed.
+     */
+    private long beforeWatched(long deadline) {
+        if (deadline == Long.MAX_VALUE) {
+            return ThreadClock.deadline(budgetNanos);
+        }
+        return ThreadClock.passed(deadline) ? TIMED_OUT : deadline;
     }
 
     /** Runs one rule under the decision's budgets, recording it in the trace and telling {@code seen}. */
