@@ -1,10 +1,12 @@
 """Runs the steps of action.yml as the GitHub runner runs a composite action, without GitHub: inputs merged
 with their defaults, ${{ inputs.* }} / ${{ github.* }} / ${{ steps.*.outputs.* }} expressions substituted,
 each step's env set, `run` through `bash --noprofile --norc -eo pipefail`, GITHUB_ENV lines carried into the
-following steps, GITHUB_OUTPUT collected per step id, the first failing step ending the action.
+following steps, GITHUB_OUTPUT collected per step id, GITHUB_STEP_SUMMARY one file for the job, the first
+failing step ending the action.
 
 usage: action-steps.py ACTION_DIR WORKSPACE OUT_JSON name=value...
-Writes {"exit": N, "outputs": {...}, "stdout": "..."} to OUT_JSON (stdout of the steps also passes through).
+Writes {"exit": N, "outputs": {...}, "stdout": "...", "summary": "..."} to OUT_JSON (stdout of the steps also
+passes through; summary is what the steps wrote to GITHUB_STEP_SUMMARY).
 """
 import json
 import os
@@ -26,8 +28,11 @@ assert not unknown, f"inputs the action does not declare: {unknown}"
 inputs.update(given)
 
 tmp = tempfile.mkdtemp()
+summary_file = os.path.join(tmp, "step_summary.md")
+open(summary_file, "w").close()
 env = dict(os.environ)
-env.update({"GITHUB_ACTION_PATH": action_dir, "GITHUB_WORKSPACE": workspace, "GITHUB_ACTIONS": "true"})
+env.update({"GITHUB_ACTION_PATH": action_dir, "GITHUB_WORKSPACE": workspace, "GITHUB_ACTIONS": "true",
+            "GITHUB_STEP_SUMMARY": summary_file})
 step_outputs = {}
 
 
@@ -90,5 +95,7 @@ for i, step in enumerate(action["runs"]["steps"]):
 
 outputs = {name: expand(spec["value"]) for name, spec in action.get("outputs", {}).items()}
 with open(out_json, "w") as f:
-    json.dump({"exit": status, "outputs": outputs, "stdout": "".join(stdout)}, f)
+    with open(summary_file) as s:
+        summary = s.read()
+    json.dump({"exit": status, "outputs": outputs, "stdout": "".join(stdout), "summary": summary}, f)
 sys.exit(status)

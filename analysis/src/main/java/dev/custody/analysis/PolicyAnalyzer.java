@@ -113,6 +113,17 @@ public final class PolicyAnalyzer {
      * witness action may differ, as any model of the same query may).
      */
     public AnalysisReport analyze(PolicySet set, Optional<TriggerAction> action, Run run) {
+        return analyze(set, action, run, r -> true);
+    }
+
+    /**
+     * {@link #analyze(PolicySet, Optional, Run)}, for the rules {@code only} accepts: each is analysed against the
+     * whole set (its earlier rules, the DENY rules) exactly as in a whole analysis, so its findings are those a
+     * whole analysis gives it; the report counts and lists only those rules. What a review of a change uses,
+     * with {@link #touched}.
+     */
+    public AnalysisReport analyze(PolicySet set, Optional<TriggerAction> action, Run run,
+            java.util.function.Predicate<AnalyzedRule> only) {
         long deadlineNanos = run.deadline() == null ? Long.MAX_VALUE : System.nanoTime() + run.deadline().toNanos();
         List<List<AnalyzedRule>> perAction = new ArrayList<>();
         int total = 0;
@@ -121,9 +132,9 @@ public final class PolicyAnalyzer {
                 continue;
             }
             List<AnalyzedRule> kept = set.rules(a);
-            if (!kept.isEmpty()) {
+            if (kept.stream().anyMatch(only)) {
                 perAction.add(kept);
-                total += kept.size();
+                total += (int) kept.stream().filter(only).count();
             }
         }
         Map<AnalyzedRule, FieldBounds> bounds = new java.util.IdentityHashMap<>();
@@ -138,17 +149,18 @@ public final class PolicyAnalyzer {
         Replay replay = new Replay(set);
         List<RuleResult> results = new ArrayList<>();
         for (List<AnalyzedRule> kept : perAction) {
-            RuleResult[] out = new RuleResult[kept.size()];
+            List<AnalyzedRule> todo = kept.stream().filter(only).toList();
+            RuleResult[] out = new RuleResult[todo.size()];
             java.util.SortedSet<String> literals = strings(kept);
             AtomicInteger next = new AtomicInteger();
-            int threads = Math.min(run.jobs(), kept.size());
+            int threads = Math.min(run.jobs(), todo.size());
             int all = total;
             Runnable worker = () -> {
                 Formulas f = null;
                 Evidence ev = null;
                 try {
-                    for (int i = next.getAndIncrement(); i < kept.size(); i = next.getAndIncrement()) {
-                        AnalyzedRule r = kept.get(i);
+                    for (int i = next.getAndIncrement(); i < todo.size(); i = next.getAndIncrement()) {
+                        AnalyzedRule r = todo.get(i);
                         if (System.nanoTime() - deadlineNanos >= 0) {
                             out[i] = RuleResult.late(r);
                         } else {
@@ -219,6 +231,47 @@ public final class PolicyAnalyzer {
             return c != 0 ? c : x.kind().compareTo(y.kind());
         });
         return new AnalysisReport(total, analyzed, findings, queries.get());
+    }
+
+    /**
+     * The rules of {@code set} whose findings a change to the rules {@code changed} accepts may alter, by
+     * trigger action, each in declaration order: the changed rules themselves (every finding about a rule is about its own condition,
+     * effect, targeting and place), the later rules of the same trigger action and effect that a changed rule may
+     * be true together with (it may shadow them, or be their duplicate), and, for a changed DENY rule, the ALLOW
+     * rules of its trigger action it may be true together with (it may override them). "May be true together" is
+     * decided by {@link FieldBounds}: wallets, workspace and the constant bounds of top-level conjuncts; two rules
+     * it separates are never true on the same action, so neither's change can alter the other's ordering
+     * findings. Not covered: the {@code may_error} finding of an unchanged rule whose failures a changed DENY rule
+     * starts or stops covering (a whole {@code analyze} finds it).
+     */
+    public static List<AnalyzedRule> touched(PolicySet set, java.util.function.Predicate<AnalyzedRule> changed) {
+        List<AnalyzedRule> out = new ArrayList<>();
+        for (TriggerAction a : TriggerAction.values()) {
+            List<AnalyzedRule> kept = set.rules(a);
+            List<Integer> changedAt = new ArrayList<>();
+            Map<AnalyzedRule, FieldBounds> bounds = new java.util.IdentityHashMap<>();
+            for (int i = 0; i < kept.size(); i++) {
+                if (changed.test(kept.get(i))) {
+                    changedAt.add(i);
+                    bounds.put(kept.get(i), FieldBounds.of(kept.get(i)));
+                }
+            }
+            for (int j = 0; j < kept.size(); j++) {
+                AnalyzedRule s = kept.get(j);
+                boolean in = bounds.containsKey(s);
+                FieldBounds sb = in ? null : FieldBounds.of(s);
+                for (int k = 0; k < changedAt.size() && !in; k++) {
+                    AnalyzedRule c = kept.get(changedAt.get(k));
+                    boolean shadows = changedAt.get(k) < j && c.effect() == s.effect();
+                    boolean overrides = c.effect() == Effect.DENY && s.effect() == Effect.ALLOW;
+                    in = (shadows || overrides) && !bounds.get(c).excludes(sb);
+                }
+                if (in) {
+                    out.add(s);
+                }
+            }
+        }
+        return out;
     }
 
     /** One rule's findings, and whether it was analysed completely. */

@@ -26,10 +26,31 @@ class CustodyJarIT {
 
     record Run(int exit, String out, String err) {}
 
-    static Run custody(String stdin, String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
+    /** {@code java -jar custody.jar ARGS} on the JVM running the tests. */
+    static List<String> command(String... args) {
+        return commandWith(List.of(), args);
+    }
+
+    /**
+     * {@code java OPTIONS -jar custody.jar ARGS} on the JVM running the tests. From Java 23 on, with
+     * {@code --sun-misc-unsafe-memory-access=allow}, as the launcher starts it: protobuf (inside cel-java) reads
+     * arrays through {@code sun.misc.Unsafe}, and Java 24 and later warn on stderr, which these tests read.
+     */
+    static List<String> commandWith(List<String> options, String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(options);
+        if (Runtime.version().feature() >= 23) {
+            command.add("--sun-misc-unsafe-memory-access=allow");
+        }
+        command.add("-jar");
+        command.add(JAR.toString());
         command.addAll(List.of(args));
+        return command;
+    }
+
+    static Run custody(String stdin, String... args) throws Exception {
+        List<String> command = command(args);
         Process p = new ProcessBuilder(command).start();
         p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
         p.getOutputStream().close();
@@ -114,8 +135,7 @@ class CustodyJarIT {
             w.write("\"}}\n");
             w.write(Fixtures.withdrawal("after", 500, true) + "\n");
         }
-        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
-                "-jar", JAR.toString(), "replay", "--policies", policies.toString(), "--actions", actions.toString(),
+        List<String> command = commandWith(List.of("-Xmx64m"), "replay", "--policies", policies.toString(), "--actions", actions.toString(),
                 "--format", "jsonl", "--time-budget", "1m");
         Process p = new ProcessBuilder(command).redirectErrorStream(false).start();
         byte[] out = p.getInputStream().readAllBytes();
@@ -151,6 +171,37 @@ class CustodyJarIT {
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "custody did not finish");
         assertEquals(new Run(ExitCode.OK, "valid\n", ""), new Run(p.exitValue(), out, err));
+    }
+
+    /**
+     * On Java 25 and later the launcher starts from an ahead-of-time cache that its first run has a background
+     * training run make beside the jar (keyed by the Java version and the jar), and says nothing on stderr: neither
+     * protobuf's {@code sun.misc.Unsafe} warnings nor the JVM's AOT messages. With {@code -XX:AOTMode=on} the JVM
+     * refuses to start unless the cache loads, so the second run fails if the cache is missing or unusable.
+     */
+    @Test
+    void onJava25TheLauncherMakesAndUsesAnAheadOfTimeCache(@TempDir Path dir) throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.version().feature() >= 25, "Java 25 or later");
+        Path jar = Files.copy(JAR, dir.resolve("custody.jar"));
+        Path launcher = Files.copy(JAR.resolveSibling("custody"), dir.resolve("custody"),
+                java.nio.file.StandardCopyOption.COPY_ATTRIBUTES);
+        List<String> validate = List.of(launcher.toString(), "validate", "--action", "withdrawal.create", "--effect",
+                "DENY", "withdrawal.value_usd > 10000");
+        assertEquals(new Run(ExitCode.OK, "valid\n", ""), launch(validate, ""));
+        Path training = dir.resolve(".custody-aot-training");
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5); // bounds a hang, not a speed
+        List<Path> caches;
+        do {
+            Thread.sleep(200);
+            try (var files = Files.list(dir)) {
+                caches = files.filter(f -> f.getFileName().toString().endsWith(".aot")).toList();
+            }
+        } while ((caches.isEmpty() || Files.exists(training)) && System.nanoTime() < deadline);
+        assertEquals(1, caches.size(), "one cache made: " + caches);
+        assertTrue(caches.get(0).getFileName().toString().startsWith("custody-java" + Runtime.version().feature()),
+                caches.toString());
+        assertEquals(new Run(ExitCode.OK, "valid\n", ""), launch(validate, "-XX:AOTMode=on"));
+        assertTrue(Files.exists(jar));
     }
 
     /**

@@ -62,9 +62,8 @@ class DurableServeJarIT {
         Path policies = Files.writeString(dir.resolve("limits.yaml"), Fixtures.LIMITS_YAML);
         Path log = dir.resolve("decisions.jsonl");
         Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                CustodyJarIT.JAR.toString(), "serve", "--policies", policies.toString(), "--addr", "127.0.0.1:0",
-                "--decision-log", log.toString(), "--decision-log-mode", "durable")
+        Process p = new ProcessBuilder(CustodyJarIT.command("serve", "--policies", policies.toString(), "--addr", "127.0.0.1:0",
+                "--decision-log", log.toString(), "--decision-log-mode", "durable"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         AtomicInteger next = new AtomicInteger();

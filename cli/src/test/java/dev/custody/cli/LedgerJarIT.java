@@ -123,9 +123,8 @@ class LedgerJarIT {
             Files.writeString(policy, POLICY);
         }
         Path err = dir.resolve(name + "-err.txt");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                CustodyJarIT.JAR.toString(), "serve", "--policies", policy.toString(), "--addr", "127.0.0.1:0",
-                "--ledger", ledger).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(CustodyJarIT.command("serve", "--policies", policy.toString(), "--addr", "127.0.0.1:0",
+                "--ledger", ledger)).redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(err.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             List<String> lines = Files.exists(err) ? Files.readAllLines(err) : List.of();

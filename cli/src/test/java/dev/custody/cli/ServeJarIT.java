@@ -65,9 +65,8 @@ class ServeJarIT {
     void sigtermFinishesTheRequestInFlightFlushesTheLogAndExitsZero() throws Exception {
         Path policies = Files.writeString(dir.resolve("limits.yaml"), Fixtures.LIMITS_YAML);
         Path log = dir.resolve("decisions.jsonl");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                CustodyJarIT.JAR.toString(), "serve", "--policies", policies.toString(), "--addr", "127.0.0.1:0",
-                "--decision-log", log.toString()).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        Process p = new ProcessBuilder(CustodyJarIT.command("serve", "--policies", policies.toString(), "--addr", "127.0.0.1:0",
+                "--decision-log", log.toString())).redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .redirectError(dir.resolve("err.txt").toFile()).start();
         try {
             String first = line(p, 0);
@@ -130,8 +129,7 @@ class ServeJarIT {
     @Test
     void sigtermOfAnIdleServerExitsZeroAtOnce() throws Exception {
         Path policies = Files.writeString(dir.resolve("limits.yaml"), Fixtures.LIMITS_YAML);
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-                CustodyJarIT.JAR.toString(), "serve", "--policies", policies.toString(), "--addr", "127.0.0.1:0")
+        Process p = new ProcessBuilder(CustodyJarIT.command("serve", "--policies", policies.toString(), "--addr", "127.0.0.1:0"))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(dir.resolve("err.txt").toFile()).start();
         try {
             assertTrue(LISTENING.matcher(line(p, 0)).matches());

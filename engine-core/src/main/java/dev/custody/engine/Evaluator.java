@@ -121,9 +121,19 @@ final class Evaluator {
      * time budget, so it must only remember (the engine reports to its observer once the decision is made).
      */
     public Decision evaluate(PolicyBundle bundle, Action action, boolean explain, RuleSink seen) {
+        return evaluate(bundle, action, explain, seen, System.nanoTime());
+    }
+
+    /**
+     * {@link #evaluate(PolicyBundle, Action, boolean, RuleSink)} for a caller that has just read
+     * {@link System#nanoTime()} itself ({@code startNanos}): the decision's elapsed time counts from there, and the
+     * clock is not read again to start it ({@code PolicyEngine} checks its cached bundle's deadline with the same
+     * reading).
+     */
+    public Decision evaluate(PolicyBundle bundle, Action action, boolean explain, RuleSink seen, long startNanos) {
         Objects.requireNonNull(bundle, "bundle");
         Objects.requireNonNull(action, "action");
-        long start = System.nanoTime();
+        long start = startNanos;
         try {
             Decision d = decide(bundle, action, explain, start, seen);
             // the usual decisions are made in the bundle's revision at once; the rest are copied into it
@@ -135,6 +145,18 @@ final class Evaluator {
         }
     }
 
+    /*
+     * The backstop's clock (ThreadClock: the thread's CPU time) is read only around rules that may run long
+     * (CompiledCondition.mayRunLong()): the deadline is set when the first of them starts, checked before each later
+     * one and, if one ran, once the rules are done, before a decision other than a true DENY rule's is returned (the
+     * rule itself checks it while it runs). Every other rule does a small number of steps that the cost meter
+     * bounds, so a decision without such rules never reads the clock and can never be a time_budget denial. A
+     * time-out found between rules is blamed on the last rule that ran (the next one when none has).
+     *
+     * That state is three local variables of decide() (deadline, watchedRan, last), not an object: a
+     * per-decision object here was scalar-replaced or not depending on the JIT's inlining in each JVM, which was
+     * one of the two modes of the collector matrix (docs/design.md §10.7).
+     */
     private Decision decide(PolicyBundle bundle, Action action, boolean explain, long start, RuleSink seen) {
         if (!bundle.valid()) {
             List<BundleError> errors = bundle.errors();
@@ -152,7 +174,9 @@ final class Evaluator {
         String wallet = payload.walletId();
         List<TraceEntry> trace = explain ? new ArrayList<>() : List.of();
 
-        Budget budget = new Budget(budgetNanos);
+        long deadline = Long.MAX_VALUE;
+        boolean watchedRan = false;
+        BoundRule last = null;
         CostMeter cost = new CostMeter(costLimit);
         BoundRule firstFailed = null;
         String firstError = null;
@@ -160,10 +184,13 @@ final class Evaluator {
             if (!rule.targets(wallet)) {
                 continue;
             }
-            if (budget.passedBefore(rule)) {
-                return timedOut(action, budget.blame(rule), start, trace);
+            boolean watched = rule.condition().mayRunLong();
+            if (watched && (deadline = beforeWatched(deadline)) == TIMED_OUT) {
+                return timedOut(action, last != null ? last : rule, start, trace);
             }
-            ConditionResult result = run(rule, payload, budget, cost, trace, explain, seen);
+            ConditionResult result = run(rule, payload, deadline, cost, trace, explain, seen);
+            last = rule;
+            watchedRan |= watched;
             if (result instanceof ConditionResult.Value v) {
                 if (v.value()) {
                     return decided(action, Outcome.DENY, rule, start, trace, bundle.revision());
@@ -183,7 +210,7 @@ final class Evaluator {
             }
         }
         if (firstFailed != null) {
-            return budget.passedAtEnd() ? timedOut(action, budget.blame(null), start, trace)
+            return watchedRan && ThreadClock.passed(deadline) ? timedOut(action, last, start, trace)
                     : failed(action, firstFailed, firstError, start, trace);
         }
         BoundRule firstTrue = null;
@@ -191,10 +218,13 @@ final class Evaluator {
             if (!rule.targets(wallet)) {
                 continue;
             }
-            if (budget.passedBefore(rule)) {
-                return timedOut(action, budget.blame(rule), start, trace);
+            boolean watched = rule.condition().mayRunLong();
+            if (watched && (deadline = beforeWatched(deadline)) == TIMED_OUT) {
+                return timedOut(action, last != null ? last : rule, start, trace);
             }
-            ConditionResult result = run(rule, payload, budget, cost, trace, explain, seen);
+            ConditionResult result = run(rule, payload, deadline, cost, trace, explain, seen);
+            last = rule;
+            watchedRan |= watched;
             if (result instanceof ConditionResult.Value v) {
                 if (v.value() && firstTrue == null) {
                     firstTrue = rule;
@@ -206,8 +236,8 @@ final class Evaluator {
                         : failed(action, rule, f.message(), start, trace);
             }
         }
-        if (budget.passedAtEnd()) {
-            return timedOut(action, budget.blame(null), start, trace);
+        if (watchedRan && ThreadClock.passed(deadline)) {
+            return timedOut(action, last, start, trace);
         }
         long end = System.nanoTime();
         if (firstTrue != null) {
@@ -217,67 +247,25 @@ final class Evaluator {
         return Decision.noMatch(action.id(), action.action(), end - start, trace, bundle.revision());
     }
 
+    /** What {@link #beforeWatched} returns once the backstop has passed. */
+    private static final long TIMED_OUT = Long.MIN_VALUE;
+
     /**
-     * The backstop's clock ({@link dev.custody.engine.compile.ThreadClock}: the thread's CPU time) is read only
-     * around rules that {@linkplain dev.custody.engine.compile.CompiledCondition#mayRunLong() may run long}: the
-     * deadline is set when the first of them starts, checked before each later one and, if one ran, once the
-     * rules are done, before a decision other than a true DENY rule's is returned (the rule itself checks it
-     * while it runs). Every other rule does a small number of steps that the cost meter bounds, so a decision
-     * without such rules never reads the clock and can never be a {@code time_budget} denial. A time-out found
-     * between rules is blamed on the last rule that ran (the next one when none has). Not thread-safe: one per
-     * evaluation.
+     * Before a watched rule runs: the deadline, set now by the first (the state before is {@link Long#MAX_VALUE}, no
+     * deadline), else as it was; {@link #TIMED_OUT} when it has passed.
      */
-    private static final class Budget {
-        private final long budgetNanos;
-        private long deadline = Long.MAX_VALUE;
-        private boolean started;
-        private boolean watchedRan;
-        private BoundRule last;
-
-        Budget(long budgetNanos) {
-            this.budgetNanos = budgetNanos;
+    private long beforeWatched(long deadline) {
+        if (deadline == Long.MAX_VALUE) {
+            return ThreadClock.deadline(budgetNanos);
         }
-
-        /** Whether the backstop has passed before {@code next} runs (reading the clock only for a watched rule). */
-        boolean passedBefore(BoundRule next) {
-            if (!next.condition().mayRunLong()) {
-                return false;
-            }
-            if (!started) {
-                started = true;
-                deadline = ThreadClock.deadline(budgetNanos);
-                return false;
-            }
-            return ThreadClock.passed(deadline);
-        }
-
-        /** The deadline a watched rule runs under ({@link Long#MAX_VALUE} before the first one starts). */
-        long deadline() {
-            return deadline;
-        }
-
-        void ran(BoundRule rule) {
-            last = rule;
-            watchedRan |= rule.condition().mayRunLong();
-        }
-
-        /** Whether the backstop has passed once the rules are done (read only if a watched rule ran). */
-        boolean passedAtEnd() {
-            return watchedRan && ThreadClock.passed(deadline);
-        }
-
-        /** The rule a time-out is reported in: the last that ran, or {@code next} when none has. */
-        BoundRule blame(BoundRule next) {
-            return last != null ? last : next;
-        }
+        return ThreadClock.passed(deadline) ? TIMED_OUT : deadline;
     }
 
     /** Runs one rule under the decision's budgets, recording it in the trace and telling {@code seen}. */
-    private static ConditionResult run(BoundRule rule, Payload payload, Budget budget, CostMeter cost,
+    private static ConditionResult run(BoundRule rule, Payload payload, long deadline, CostMeter cost,
             List<TraceEntry> trace, boolean explain, RuleSink seen) {
         long t0 = explain ? System.nanoTime() : 0;
-        ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, budget.deadline(), cost);
-        budget.ran(rule);
+        ConditionResult result = rule.condition().evaluateWithoutStartCheck(payload, deadline, cost);
         record(trace, explain, rule, result, t0);
         if (seen != null) {
             seen.evaluated(rule, payload, result);

@@ -73,6 +73,45 @@ class PolicyEngineTest {
     }
 
     @Test
+    void aBundleOnTheHotPathIsReloadedOnceItsTimeToLiveHasPassed() throws Exception {
+        MutableSource source = new MutableSource();
+        source.policies.set(List.of(policy("p", allow("a", "true"))));
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).bundleTtl(Duration.ofMillis(20)).build();
+        assertEquals(Outcome.ALLOW, engine.evaluate(WS, withdrawal(1).build()).outcome());
+        assertEquals(java.util.Set.of(WS), engine.hotKeys());
+        source.policies.set(List.of(policy("p", deny("d", "true"))));
+        Thread.sleep(40); // past the time to live: however busy the machine, the next decision loads again
+        Decision d = engine.evaluate(WS, withdrawal(1).build());
+        assertEquals("d", d.ruleId());
+        assertEquals(2, source.loads.get());
+    }
+
+    @Test
+    void aWorkspaceCaffeineEvictsLeavesTheHotPath() {
+        PolicySource source = ws -> List.of(policy("p-" + ws, allow("a", "true")));
+        PolicyEngine engine = PolicyEngine.builder(source).timeBudget(PATIENT).maximumWorkspaces(1).build();
+        for (String ws : List.of("a", "b", "c", "a", "b", "c")) {
+            Decision d = engine.evaluate(ws, withdrawal(1).build());
+            assertEquals("p-" + ws, d.policyId());
+            // never more bundles held for the hot path than Caffeine holds
+            assertTrue(engine.hotKeys().size() <= 1, () -> "hot keys " + engine.hotKeys());
+        }
+        engine.invalidateAll();
+        assertEquals(java.util.Set.of(), engine.hotKeys());
+    }
+
+    @Test
+    void anInvalidatedWorkspaceLeavesTheHotPath() {
+        PolicyEngine engine = PolicyEngine.builder(ws -> List.of(policy("p", allow("a", "true"))))
+                .timeBudget(PATIENT).build();
+        engine.evaluate("Ws-A", withdrawal(1).build());
+        engine.evaluate("ws-b", withdrawal(1).build());
+        assertEquals(java.util.Set.of("ws-a", "ws-b"), engine.hotKeys());
+        engine.invalidate("WS-A");
+        assertEquals(java.util.Set.of("ws-b"), engine.hotKeys());
+    }
+
+    @Test
     void workspacesHaveTheirOwnBundles() {
         PolicySource source = ws -> ws.equals("a") ? List.of(policy("pa", allow("x", "true")))
                 : List.of(policy("pb", deny("y", "true")));

@@ -190,29 +190,34 @@ public final class AnalyzeCommand implements Callable<Integer> {
         m.put("analyzed", report.analyzed());
         List<Object> findings = new ArrayList<>();
         for (AnalysisFinding f : report.findings()) {
-            Map<String, Object> x = new LinkedHashMap<>();
-            x.put("kind", f.kind().wireName());
-            x.put("severity", f.severity());
-            x.put("policy_id", f.rule().policyId());
-            x.put("rule_id", f.rule().ruleId());
-            x.put("action", f.action().wireName());
-            List<Object> related = new ArrayList<>();
-            for (AnalyzedRule r : f.related()) {
-                Map<String, Object> rel = new LinkedHashMap<>();
-                rel.put("policy_id", r.policyId());
-                rel.put("rule_id", r.ruleId());
-                related.add(rel);
-            }
-            x.put("related", related);
-            x.put("message", f.message());
-            x.put("file", f.rule().file());
-            x.put("line", f.rule().line());
-            x.put("column", f.rule().column());
-            x.put("witness", f.witness());
-            findings.add(x);
+            findings.add(json(f));
         }
         m.put("findings", findings);
         return m;
+    }
+
+    /** One finding's fields (docs/design.md §5.1), as the JSON report and {@code review} give them. */
+    static Map<String, Object> json(AnalysisFinding f) {
+        Map<String, Object> x = new LinkedHashMap<>();
+        x.put("kind", f.kind().wireName());
+        x.put("severity", f.severity());
+        x.put("policy_id", f.rule().policyId());
+        x.put("rule_id", f.rule().ruleId());
+        x.put("action", f.action().wireName());
+        List<Object> related = new ArrayList<>();
+        for (AnalyzedRule r : f.related()) {
+            Map<String, Object> rel = new LinkedHashMap<>();
+            rel.put("policy_id", r.policyId());
+            rel.put("rule_id", r.ruleId());
+            related.add(rel);
+        }
+        x.put("related", related);
+        x.put("message", f.message());
+        x.put("file", f.rule().file());
+        x.put("line", f.rule().line());
+        x.put("column", f.rule().column());
+        x.put("witness", f.witness());
+        return x;
     }
 
     private static Map<String, Object> sarif(AnalysisReport report) {

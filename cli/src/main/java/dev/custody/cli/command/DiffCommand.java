@@ -8,6 +8,7 @@ import dev.custody.cli.ExitCode;
 import dev.custody.cli.Style;
 import dev.custody.cli.VersionProvider;
 import dev.custody.engine.Decision;
+import dev.custody.engine.payload.Action;
 import dev.custody.engine.replay.ActionStream;
 import dev.custody.engine.replay.DecisionRecords;
 import dev.custody.engine.replay.Replayer;
@@ -16,9 +17,6 @@ import java.time.Clock;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -68,13 +66,8 @@ public final class DiffCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--base", required = true, arity = "1..*", paramLabel = "PATH",
-            description = "Policy files or directories before the change.")
-    List<Path> base;
-
-    @Option(names = "--head", required = true, arity = "1..*", paramLabel = "PATH",
-            description = "Policy files or directories after the change.")
-    List<Path> head;
+    @Mixin
+    ChangeSides sides;
 
     @Option(names = "--actions", paramLabel = "FILE",
             description = "Action stream, one JSON action per line; `-` reads standard input.")
@@ -113,13 +106,6 @@ public final class DiffCommand implements Callable<Integer> {
                     + "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     ReplayCommand.Velocity velocity;
 
-    /** A change of decision, or of attribution when {@code from} equals {@code to}. */
-    record Transition(String from, String to) {
-        String label() {
-            return from + " → " + to + (from.equals(to) ? " (attribution)" : "");
-        }
-    }
-
     @Override
     public Integer call() throws Exception {
         CliEnvironment env = root.environment();
@@ -137,8 +123,8 @@ public final class DiffCommand implements Callable<Integer> {
         }
         try (ActionStream stream = streamOptions.open(actions, env.stdin())) {
             Clock clock = evaluation.clock(env);
-            LocalEngine baseEngine = LocalEngine.read(base, clock, evaluation.timeBudget, evaluation.costLimit, err, "base policies");
-            LocalEngine headEngine = LocalEngine.read(head, clock, evaluation.timeBudget, evaluation.costLimit, err, "head policies");
+            LocalEngine baseEngine = LocalEngine.read(sides.base, clock, evaluation.timeBudget, evaluation.costLimit, err, "base policies");
+            LocalEngine headEngine = LocalEngine.read(sides.head, clock, evaluation.timeBudget, evaluation.costLimit, err, "head policies");
             // each side replays the stream exactly as `custody replay` would, with a ledger of its own: with
             // --assume-settled, what a side allowed is what its later withdrawals see
             Replayer baseReplay = ReplayCommand.replayer(baseEngine.engine(), velocity, assumeSettled, clock, false);
@@ -149,49 +135,34 @@ public final class DiffCommand implements Callable<Integer> {
                 g.writeArrayFieldStart("changes");
             }
             Style style = root.style();
-            Map<Transition, long[]> transitions = new LinkedHashMap<>();
-            long total = 0;
-            long events = 0;
-            long changed = 0;
-            long malformed = 0;
-            ActionStream.Line read;
-            while ((read = stream.next()) != null) {
-                Replayer.Step baseStep = baseReplay.sequence(read);
-                Replayer.Step headStep = headReplay.sequence(read);
-                ActionStream.Line line = baseStep.line();
-                if (line instanceof ActionStream.ActionLine a) {
-                    total++;
-                    Decision before = baseReplay.decide(baseStep);
-                    Decision after = headReplay.decide(headStep);
-                    if (!changed(before, after)) {
-                        continue;
-                    }
-                    changed++;
-                    transitions.computeIfAbsent(new Transition(label(before), label(after)), k -> new long[1])[0]++;
+            long[] malformedShown = new long[1];
+            TrafficDiff.Totals t = TrafficDiff.stream(stream, baseReplay, headReplay, new TrafficDiff.Listener() {
+                @Override
+                public void changed(Action a, long line, Decision before, Decision after) throws IOException {
                     if (g == null) {
-                        out.println(textLine(a, before, after, style));
+                        out.println(textLine(a, line, before, after, style));
                     } else {
-                        change(g, a, before, after);
+                        DecisionRecords.change(g, a.id(), line, a.action().wireName(), before, after);
                         if (format == Format.jsonl) {
                             g.writeRaw('\n');
                         }
                     }
-                } else if (line instanceof ActionStream.MalformedLine m) {
-                    total++;
-                    if (++malformed <= MAX_MALFORMED_REPORTED) {
-                        err.println("error: line " + m.number() + ": malformed action line: " + m.message());
-                    }
-                } else if (line instanceof ActionStream.SettlementLine) {
-                    events++;
                 }
-            }
-            StreamOptions.checkAccounted(stream, total + events, "diff");
+
+                @Override
+                public void malformed(long line, String message) {
+                    if (++malformedShown[0] <= MAX_MALFORMED_REPORTED) {
+                        err.println("error: line " + line + ": " + message);
+                    }
+                }
+            });
+            long total = t.actions();
+            long changed = t.changed();
+            long malformed = t.malformed();
             if (malformed > MAX_MALFORMED_REPORTED) {
                 err.println("error: " + (malformed - MAX_MALFORMED_REPORTED) + " more malformed action lines");
             }
-            List<Map.Entry<Transition, long[]>> table = new ArrayList<>(transitions.entrySet());
-            table.sort(Comparator.comparingLong((Map.Entry<Transition, long[]> e) -> e.getValue()[0]).reversed()
-                    .thenComparing(e -> e.getKey().label()));
+            List<Map.Entry<TrafficDiff.Transition, Long>> table = t.transitions();
             String summary = Inputs.plural(total, "action") + ", " + changed + " changed"
                     + (malformed > 0 ? ", " + malformed + " malformed (denied on both sides)" : "");
             if (format == Format.json) {
@@ -200,11 +171,11 @@ public final class DiffCommand implements Callable<Integer> {
                 g.writeNumberField("changed", changed);
                 g.writeNumberField("malformed_lines", malformed);
                 g.writeArrayFieldStart("transitions");
-                for (Map.Entry<Transition, long[]> e : table) {
+                for (Map.Entry<TrafficDiff.Transition, Long> e : table) {
                     g.writeStartObject();
                     g.writeStringField("from", e.getKey().from());
                     g.writeStringField("to", e.getKey().to());
-                    g.writeNumberField("count", e.getValue()[0]);
+                    g.writeNumberField("count", e.getValue());
                     g.writeEndObject();
                 }
                 g.writeEndArray();
@@ -220,9 +191,9 @@ public final class DiffCommand implements Callable<Integer> {
             }
             tableOut.println(summary);
             int width = table.stream().mapToInt(e -> e.getKey().label().length()).max().orElse(0);
-            for (Map.Entry<Transition, long[]> e : table) {
+            for (Map.Entry<TrafficDiff.Transition, Long> e : table) {
                 String label = e.getKey().label();
-                tableOut.println("  " + label + " ".repeat(width - label.length()) + "  " + e.getValue()[0]);
+                tableOut.println("  " + label + " ".repeat(width - label.length()) + "  " + e.getValue());
             }
             out.flush();
             err.flush();
@@ -231,21 +202,11 @@ public final class DiffCommand implements Callable<Integer> {
         }
     }
 
-    /** Whether two decisions differ in outcome or attribution ({@link DecisionRecords#changed}). */
-    static boolean changed(Decision a, Decision b) {
-        return DecisionRecords.changed(a, b);
-    }
-
-    /** {@code DENY}, or {@code DENY (fail-closed)}. */
-    static String label(Decision d) {
-        return d.outcome().name() + (d.failClosed() ? " (fail-closed)" : "");
-    }
-
-    private static String textLine(ActionStream.ActionLine a, Decision before, Decision after, Style style) {
-        String id = a.action().id() == null ? "line " + a.number() : a.action().id();
+    private static String textLine(Action a, long line, Decision before, Decision after, Style style) {
+        String id = a.id() == null ? "line " + line : a.id();
         StringBuilder s = new StringBuilder(id);
         s.append(" ".repeat(Math.max(1, 13 - id.length())));
-        String change = label(before) + " → " + label(after);
+        String change = TrafficDiff.label(before) + " → " + TrafficDiff.label(after);
         s.append(style.bold(change)).append(" ".repeat(Math.max(1, 34 - change.length())));
         s.append(attribution(before)).append(" → ").append(attribution(after));
         return s.toString();
@@ -253,10 +214,5 @@ public final class DiffCommand implements Callable<Integer> {
 
     private static String attribution(Decision d) {
         return d.ruleId() == null ? "-" : d.ruleId();
-    }
-
-    private static void change(JsonGenerator g, ActionStream.ActionLine a, Decision before, Decision after)
-            throws IOException {
-        DecisionRecords.change(g, a.action().id(), a.number(), a.action().action().wireName(), before, after);
     }
 }

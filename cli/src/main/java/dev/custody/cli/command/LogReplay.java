@@ -28,7 +28,8 @@ import java.util.Objects;
 final class LogReplay {
     enum Format { text, jsonl }
 
-    private static final JsonMapper JSON = JsonMapper.builder()
+    /** The reader of log records: strict about duplicate keys, as every reader of actions is. */
+    static final JsonMapper JSON = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
 
     private LogReplay() {}
@@ -80,18 +81,11 @@ final class LogReplay {
     @SuppressWarnings("unchecked")
     private static String decide(JsonNode r, long number, LocalEngine local, PrintWriter out, JsonGenerator g)
             throws IOException {
+        Logged read = loggedAction(r);
+        if (!(read instanceof Logged.Readable action)) {
+            return ((Logged.Unreadable) read).problem();
+        }
         JsonNode logged = r.get("decision");
-        if (r.get("action") == null || !r.get("action").isObject()) {
-            return r.has("action_digest") ? "the log holds a digest of the action, not the action: it cannot be "
-                    + "re-decided" : "the record has no `action`";
-        }
-        if (logged == null || !logged.isObject() || !logged.path("decision").isTextual()) {
-            return "the record has no `decision`";
-        }
-        ActionReader.Result read = ActionReader.fromMap(JSON.convertValue(r.get("action"), Map.class));
-        if (!(read instanceof ActionReader.Read action)) {
-            return "the logged action cannot be read: " + ((ActionReader.Malformed) read).message();
-        }
         Decision now = local.engine().evaluate(action.action(), false);
         if (same(logged, now)) {
             return null;
@@ -122,6 +116,34 @@ final class LogReplay {
                     + "   " + text(logged.get("rule_id")) + " → " + (now.ruleId() == null ? "-" : now.ruleId()));
         }
         return "";
+    }
+
+    /** What a log record gives to re-decide: its action, or why it cannot be re-decided. */
+    sealed interface Logged {
+        /** The logged action, as the engine saw it. */
+        record Readable(Action action) implements Logged {}
+
+        /** One line: no action (a digest-only log), no logged decision, or an action that does not read. */
+        record Unreadable(String problem) implements Logged {}
+    }
+
+    /** The action a log record holds, or why it cannot be re-decided. */
+    @SuppressWarnings("unchecked")
+    static Logged loggedAction(JsonNode r) {
+        JsonNode logged = r.get("decision");
+        if (r.get("action") == null || !r.get("action").isObject()) {
+            return new Logged.Unreadable(r.has("action_digest") ? "the log holds a digest of the action, not the "
+                    + "action: it cannot be re-decided" : "the record has no `action`");
+        }
+        if (logged == null || !logged.isObject() || !logged.path("decision").isTextual()) {
+            return new Logged.Unreadable("the record has no `decision`");
+        }
+        ActionReader.Result read = ActionReader.fromMap(JSON.convertValue(r.get("action"), Map.class));
+        if (!(read instanceof ActionReader.Read action)) {
+            return new Logged.Unreadable("the logged action cannot be read: "
+                    + ((ActionReader.Malformed) read).message());
+        }
+        return new Logged.Readable(action.action());
     }
 
     private static boolean same(JsonNode logged, Decision now) {

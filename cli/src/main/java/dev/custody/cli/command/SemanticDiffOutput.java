@@ -35,8 +35,8 @@ final class SemanticDiffOutput {
             throw CliException.usage("`--timeout-ms` must be at least 1, got `" + c.timeoutMs + "`");
         }
         Optional<TriggerAction> only = AnalyzeCommand.triggerAction(c.action);
-        PolicySet base = PolicySet.of(PolicyFiles.read(c.base), Compilers.shared());
-        PolicySet head = PolicySet.of(PolicyFiles.read(c.head), Compilers.shared());
+        PolicySet base = PolicySet.of(PolicyFiles.read(c.sides.base), Compilers.shared());
+        PolicySet head = PolicySet.of(PolicyFiles.read(c.sides.head), Compilers.shared());
         AnalyzeCommand.reportProblems(base, "base policies", err);
         AnalyzeCommand.reportProblems(head, "head policies", err);
         if (!base.problems().isEmpty() || !head.problems().isEmpty()) {

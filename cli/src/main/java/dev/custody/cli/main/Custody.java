@@ -10,6 +10,7 @@ import dev.custody.cli.VersionProvider;
 import dev.custody.cli.command.BenchCommand;
 import dev.custody.cli.command.AnalyzeCommand;
 import dev.custody.cli.command.DiffCommand;
+import dev.custody.cli.command.ReviewCommand;
 import dev.custody.cli.command.EvalCommand;
 import dev.custody.cli.command.LintCommand;
 import dev.custody.cli.command.ReplayCommand;
@@ -67,6 +68,7 @@ public final class Custody implements Callable<Integer>, CliRoot {
             EvalCommand.class,
             ReplayCommand.class,
             DiffCommand.class,
+            ReviewCommand.class,
             AnalyzeCommand.class,
             TestCommand.class,
             BenchCommand.class,
