@@ -224,9 +224,10 @@ class CustodyJarIT {
     }
 
     /**
-     * The launcher runs {@code analyze} on the client compiler alone (its time is in the solver's native code; on 2
-     * cores the optimizing compiler's threads took a core from it) unless the options say how to compile, and
-     * every other verb with both compilers. Read off the JVM's final flags, with the class-data archive required.
+     * The launcher runs {@code analyze}, {@code validate}, {@code lint} and {@code eval} on the client compiler
+     * alone (analyze's time is in the solver's native code, the others are over before C2's code pays; on 2 cores
+     * the optimizing compiler's threads took a core from them) unless the options say how to compile, and every
+     * other verb (here {@code replay}) with both compilers. Read off the JVM's final flags, with the class-data archive required.
      */
     @Test
     void theLauncherRunsAnalyzeOnTheClientCompilerAlone() throws Exception {
@@ -235,8 +236,11 @@ class CustodyJarIT {
         List<String> analyze = List.of(launcher.toString(), "analyze", "--format", "json", policies);
         List<String> validate = List.of(launcher.toString(), "validate", "--action", "withdrawal.create", "--effect",
                 "DENY", "withdrawal.value_usd > 10000");
+        List<String> replay = List.of(launcher.toString(), "replay", "--policies", policies, "--actions",
+                Path.of("../examples/actions/stream.jsonl").toAbsolutePath().normalize().toString(), "--format", "jsonl");
         assertEquals("1", tieredStopAtLevel(analyze, ""));
-        assertEquals("4", tieredStopAtLevel(validate, ""));
+        assertEquals("1", tieredStopAtLevel(validate, ""));
+        assertEquals("4", tieredStopAtLevel(replay, ""));
         assertEquals("4", tieredStopAtLevel(analyze, "-XX:TieredStopAtLevel=4"));
     }
 
